@@ -1,1 +1,6 @@
-fn main() {}
+mod vectors;
+mod wire;
+
+fn main() {
+    println!("{}", serde_json::to_string_pretty(&vectors::generate()).unwrap());
+}

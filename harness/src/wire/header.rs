@@ -1,0 +1,211 @@
+//! The 256-byte request and reply headers.
+
+use bytes::BytesMut;
+
+use super::{u32_at, u64_at, u128_at};
+
+pub const HEADER_LEN: usize = 256;
+
+const SIZE_AT: usize = 48;
+const COMMAND_AT: usize = 60;
+const CLIENT_AT: usize = 128;
+const REQUEST_CHECKSUM_AT: usize = 144;
+const REQUEST_AT: usize = 168;
+const OPERATION_AT: usize = 176;
+const SESSION_AT: usize = 184;
+const CODE_AT: usize = 196;
+const PARTITION_INCARNATION_AT: usize = 200;
+const REPLY_REQUEST_AT: usize = 200;
+const REPLY_OPERATION_AT: usize = 208;
+const REPLY_STATUS_AT: usize = 216;
+
+const COMMAND_REQUEST: u8 = 5;
+const COMMAND_REPLY: u8 = 8;
+
+/// Command codes carried at byte 196 when the operation is [`Operation::NonReplicated`].
+pub mod command {
+    pub const PING: u32 = 1;
+    pub const LOGOUT: u32 = 39;
+    pub const LOGIN_REGISTER: u32 = 40;
+    pub const SEND_MESSAGES: u32 = 101;
+}
+
+/// Reply status codes (Iggy error codes; 0 is success).
+pub mod status {
+    pub const OK: u32 = 0;
+    pub const INVALID_COMMAND: u32 = 3;
+    /// A SEND_MESSAGES body whose counts, lengths or reserved bytes do not add up.
+    pub const INVALID_MESSAGES: u32 = 4000;
+    /// A message or batch checksum that does not match its bytes.
+    pub const INVALID_CHECKSUM: u32 = 4001;
+    /// A payload that is not the one the delivery check expects (see sdks/README.md).
+    pub const UNEXPECTED_PAYLOAD: u32 = 4002;
+    /// A frame whose size field is below the header size or above the sink's cap.
+    pub const INVALID_FRAME_SIZE: u32 = 4003;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Login,
+    NonReplicated(u32),
+    Logout,
+    SendMessages,
+    Other(u8),
+}
+
+impl Operation {
+    fn code(self) -> u8 {
+        match self {
+            Operation::Login => 1,
+            Operation::NonReplicated(_) => 2,
+            Operation::Logout => 3,
+            Operation::SendMessages => 160,
+            Operation::Other(op) => op,
+        }
+    }
+}
+
+/// The request header fields a client sets; everything else is zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestHeader {
+    pub size: u32,
+    pub client: u128,
+    pub request_checksum: u128,
+    pub request: u64,
+    pub operation: Operation,
+    pub session: u64,
+}
+
+impl RequestHeader {
+    /// Reads a request header; `head` must hold at least [`HEADER_LEN`] bytes.
+    pub fn decode(head: &[u8]) -> Self {
+        let operation = match head[OPERATION_AT] {
+            1 => Operation::Login,
+            2 => Operation::NonReplicated(u32_at(head, CODE_AT)),
+            3 => Operation::Logout,
+            160 => Operation::SendMessages,
+            op => Operation::Other(op),
+        };
+        RequestHeader {
+            size: u32_at(head, SIZE_AT),
+            client: u128_at(head, CLIENT_AT),
+            request_checksum: u128_at(head, REQUEST_CHECKSUM_AT),
+            request: u64_at(head, REQUEST_AT),
+            operation,
+            session: u64_at(head, SESSION_AT),
+        }
+    }
+}
+
+/// Appends a request header with `size` 0; [`patch_size`] sets it once the body is written.
+pub fn encode_request_header(out: &mut BytesMut, h: &RequestHeader) {
+    let start = out.len();
+    out.resize(start + HEADER_LEN, 0);
+    let head = &mut out[start..];
+    head[SIZE_AT..SIZE_AT + 4].copy_from_slice(&h.size.to_le_bytes());
+    head[COMMAND_AT] = COMMAND_REQUEST;
+    head[CLIENT_AT..CLIENT_AT + 16].copy_from_slice(&h.client.to_le_bytes());
+    head[REQUEST_CHECKSUM_AT..REQUEST_CHECKSUM_AT + 16].copy_from_slice(&h.request_checksum.to_le_bytes());
+    head[REQUEST_AT..REQUEST_AT + 8].copy_from_slice(&h.request.to_le_bytes());
+    head[OPERATION_AT] = h.operation.code();
+    head[SESSION_AT..SESSION_AT + 8].copy_from_slice(&h.session.to_le_bytes());
+    if let Operation::NonReplicated(code) = h.operation {
+        head[CODE_AT..CODE_AT + 4].copy_from_slice(&code.to_le_bytes());
+    }
+    head[PARTITION_INCARNATION_AT..PARTITION_INCARNATION_AT + 8].copy_from_slice(&0u64.to_le_bytes());
+}
+
+/// Sets the size field of the frame that starts at `frame[0]` to the frame's whole length.
+pub fn patch_size(frame: &mut [u8]) {
+    let size = u32::try_from(frame.len()).expect("frames are below 4 GiB");
+    frame[SIZE_AT..SIZE_AT + 4].copy_from_slice(&size.to_le_bytes());
+}
+
+/// What a client reads from a reply header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplyHeader {
+    pub size: u32,
+    pub command: u8,
+    pub request: u64,
+    pub operation: u8,
+    pub status: u32,
+}
+
+impl ReplyHeader {
+    pub fn decode(head: &[u8]) -> Self {
+        ReplyHeader {
+            size: u32_at(head, SIZE_AT),
+            command: head[COMMAND_AT],
+            request: u64_at(head, REPLY_REQUEST_AT),
+            operation: head[REPLY_OPERATION_AT],
+            status: u32_at(head, REPLY_STATUS_AT),
+        }
+    }
+
+    pub fn body_len(&self) -> Option<usize> {
+        (self.size as usize).checked_sub(HEADER_LEN)
+    }
+
+    pub fn is_reply(&self) -> bool {
+        self.command == COMMAND_REPLY
+    }
+}
+
+/// Appends a whole reply frame: header echoing `request`'s number and operation, then `body`.
+pub fn encode_reply(out: &mut BytesMut, request: &RequestHeader, status: u32, body: &[u8]) {
+    let start = out.len();
+    out.resize(start + HEADER_LEN, 0);
+    out.extend_from_slice(body);
+    let frame = &mut out[start..];
+    patch_size(frame);
+    frame[COMMAND_AT] = COMMAND_REPLY;
+    frame[REPLY_REQUEST_AT..REPLY_REQUEST_AT + 8].copy_from_slice(&request.request.to_le_bytes());
+    frame[REPLY_OPERATION_AT] = request.operation.code();
+    frame[REPLY_STATUS_AT..REPLY_STATUS_AT + 4].copy_from_slice(&status.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_header_round_trips_every_field() {
+        let h = RequestHeader {
+            size: 0,
+            client: 0x0123_4567_89ab_cdef_0011_2233_4455_6677,
+            request_checksum: 99,
+            request: 7,
+            operation: Operation::NonReplicated(command::PING),
+            session: 42,
+        };
+        let mut buf = BytesMut::new();
+        encode_request_header(&mut buf, &h);
+        buf.extend_from_slice(b"body");
+        patch_size(&mut buf);
+        assert_eq!(buf.len(), HEADER_LEN + 4);
+        let back = RequestHeader::decode(&buf);
+        assert_eq!(back, RequestHeader { size: 260, ..h });
+        assert_eq!(buf[60], 5, "command byte marks a request");
+        assert_eq!(&buf[196..200], &1u32.to_le_bytes(), "PING's code sits at byte 196");
+    }
+
+    #[test]
+    fn command_code_is_written_only_for_non_replicated_operations() {
+        let mut buf = BytesMut::new();
+        let h = RequestHeader { size: 0, client: 1, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 1 };
+        encode_request_header(&mut buf, &h);
+        assert_eq!(buf[176], 160);
+        assert_eq!(&buf[196..200], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn reply_echoes_request_and_operation() {
+        let req = RequestHeader { size: 256, client: 1, request_checksum: 0, request: 9, operation: Operation::SendMessages, session: 3 };
+        let mut buf = BytesMut::new();
+        encode_reply(&mut buf, &req, status::INVALID_CHECKSUM, &[1, 2, 3]);
+        let r = ReplyHeader::decode(&buf);
+        assert_eq!(r, ReplyHeader { size: 259, command: 8, request: 9, operation: 160, status: status::INVALID_CHECKSUM });
+        assert_eq!(r.body_len(), Some(3));
+        assert!(r.is_reply());
+    }
+}
