@@ -1,0 +1,48 @@
+package iggywire
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+const protocolVersion = 0x3002 // 0.12.2 as major<<20 | minor<<10 | patch
+
+// Login returns the LOGIN_REGISTER frame for user iggy/iggy from SDK
+// "mintbench-go" 0.1.0.
+func Login(r *Request) []byte {
+	var body []byte
+	body = binary.LittleEndian.AppendUint32(body, protocolVersion)
+	body = appendShortString(body, "mintbench-go")
+	body = appendShortString(body, "0.1.0")
+	body = append(body, make([]byte, 32)...) // bind secret: none
+	body = appendShortString(body, "iggy")
+	body = appendShortString(body, "iggy")
+	body = binary.LittleEndian.AppendUint32(body, 0) // no context
+	frame := make([]byte, HeaderSize, HeaderSize+len(body))
+	frame = append(frame, body...)
+	putHeader(frame, len(frame), OpLogin, r)
+	return frame
+}
+
+func appendShortString(b []byte, s string) []byte {
+	return append(append(b, byte(len(s))), s...)
+}
+
+// SessionFromLogin reads the session from a successful login reply's body.
+func SessionFromLogin(body []byte) (uint64, error) {
+	if len(body) < 16 {
+		return 0, fmt.Errorf("login reply body has %d bytes, want at least 16", len(body))
+	}
+	session := binary.LittleEndian.Uint64(body[8:16])
+	if session == 0 {
+		return 0, fmt.Errorf("login reply carries session 0")
+	}
+	return session, nil
+}
+
+// Logout returns the LOGOUT frame (no body).
+func Logout(r *Request) []byte {
+	frame := make([]byte, HeaderSize)
+	putHeader(frame, HeaderSize, OpLogout, r)
+	return frame
+}
