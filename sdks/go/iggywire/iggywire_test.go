@@ -43,7 +43,7 @@ func TestPayloadUsesAllSixtyFourBits(t *testing.T) {
 
 func TestLoginFrameCarriesHeaderAndCredentials(t *testing.T) {
 	r := Request{Client: [16]byte{9}, RequestChecksum: [16]byte{7}}
-	f := Login(&r)
+	f := Login(&r, Producer)
 	if int(le.Uint32(f[48:])) != len(f) || f[60] != 5 || f[176] != OpLogin || f[128] != 9 || f[144] != 7 {
 		t.Fatalf("login header wrong: %x", f[:HeaderSize])
 	}

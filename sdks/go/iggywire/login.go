@@ -7,16 +7,23 @@ import (
 
 const protocolVersion = 0x3002 // 0.12.2 as major<<20 | minor<<10 | patch
 
-// Login returns the LOGIN_REGISTER frame for user iggy/iggy from SDK
-// "mintbench-go" 0.1.0.
-func Login(r *Request) []byte {
+// Identity is who a login says it is.
+type Identity struct {
+	SDKName, SDKVersion, Username, Password string
+}
+
+// Producer is the identity of this SDK's benchmark producer.
+var Producer = Identity{SDKName: "mintbench-go", SDKVersion: "0.1.0", Username: "iggy", Password: "iggy"}
+
+// Login returns the LOGIN_REGISTER frame for id.
+func Login(r *Request, id Identity) []byte {
 	var body []byte
 	body = binary.LittleEndian.AppendUint32(body, protocolVersion)
-	body = appendShortString(body, "mintbench-go")
-	body = appendShortString(body, "0.1.0")
+	body = appendShortString(body, id.SDKName)
+	body = appendShortString(body, id.SDKVersion)
 	body = append(body, make([]byte, 32)...) // bind secret: none
-	body = appendShortString(body, "iggy")
-	body = appendShortString(body, "iggy")
+	body = appendShortString(body, id.Username)
+	body = appendShortString(body, id.Password)
 	body = binary.LittleEndian.AppendUint32(body, 0) // no context
 	frame := make([]byte, HeaderSize, HeaderSize+len(body))
 	frame = append(frame, body...)

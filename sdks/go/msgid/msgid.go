@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/big"
 	"regexp"
-	"strings"
 )
 
 // Kind names why an input was rejected; the values match sdks/vectors.json.
@@ -32,15 +31,16 @@ func (e *Error) Error() string {
 		Negative:   "is negative",
 		TooLarge:   "is too large",
 		NotInteger: "is not an integer",
-		Invalid:    "is not a number nor 16 bytes",
+		Invalid:    "is neither a decimal integer nor 16 bytes",
 	}[e.Kind]
 	return fmt.Sprintf("message id %s %s: it must be an integer in 0..=2^128-1", e.Input, why)
 }
 
 var (
-	maxID        = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
-	decimalInt   = regexp.MustCompile(`^-?[0-9]+$`)
-	decimalOther = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	maxID = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
+	// Decimal strings are integers, digits only: "1.5", "1e3" or " 12" are
+	// invalid rather than read loosely, as in the Rust reference.
+	decimalInt = regexp.MustCompile(`^-?[0-9]+$`)
 )
 
 // Serialize returns the 16 little-endian bytes of id, which may be any Go
@@ -114,18 +114,9 @@ func fromFloat(f float64) ([16]byte, error) {
 
 func fromDecimal(s string) ([16]byte, error) {
 	quoted := fmt.Sprintf("%q", s)
-	switch {
-	case decimalInt.MatchString(s):
-		n, _ := new(big.Int).SetString(s, 10)
-		return fromBig(n, quoted)
-	case decimalOther.MatchString(s):
-		// Only the sign matters here; parsing a huge exponent would be slow.
-		mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
-		if s[0] == '-' && strings.ContainsAny(mantissa, "123456789") {
-			return [16]byte{}, &Error{Input: quoted, Kind: Negative}
-		}
-		return [16]byte{}, &Error{Input: quoted, Kind: NotInteger}
-	default:
+	if !decimalInt.MatchString(s) {
 		return [16]byte{}, &Error{Input: quoted, Kind: Invalid}
 	}
+	n, _ := new(big.Int).SetString(s, 10)
+	return fromBig(n, quoted)
 }

@@ -54,7 +54,7 @@ func randomNonZero() [16]byte {
 // login registers the connection; later requests carry its session.
 func (c *conn) login() error {
 	c.req.RequestChecksum = randomNonZero()
-	body, err := c.roundTrip(iggywire.Login(&c.req), iggywire.OpLogin, "LOGIN_REGISTER")
+	body, err := c.roundTrip(iggywire.Login(&c.req, iggywire.Producer), iggywire.OpLogin, "LOGIN_REGISTER")
 	c.req.RequestChecksum = [16]byte{}
 	if err != nil {
 		return err
