@@ -1,6 +1,101 @@
+//! mintbench's harness: the sink, the Rust producer, the run orchestrator and the test vectors.
+
+mod producer;
+mod sink;
 mod vectors;
 mod wire;
 
-fn main() {
-    println!("{}", serde_json::to_string_pretty(&vectors::generate()).unwrap());
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use sink::{Sink, SinkSettings};
+use wire::PayloadSpec;
+
+#[derive(Parser)]
+#[command(version, about = "Measure what minting message IDs costs inside streaming producers")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the Iggy wire format for producers and check every delivery.
+    Sink(SinkArgs),
+    /// Run the Rust producer once and print one JSON result line.
+    Produce(producer::ProduceArgs),
+    /// Print the shared test vectors (sdks/vectors.json).
+    Vectors,
+}
+
+#[derive(clap::Args)]
+struct SinkArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8090")]
+    listen: SocketAddr,
+    /// Allow a non-loopback listen address.
+    #[arg(long)]
+    public: bool,
+    /// BITS of the payloads producers will send (checked per message).
+    #[arg(long, env = "BITS", default_value_t = 42)]
+    bits: u32,
+    /// PACK of the payloads producers will send.
+    #[arg(long, env = "PACK", default_value_t = 1)]
+    pack: u32,
+    /// Count messages without checking their payloads (for clients that send their own).
+    #[arg(long)]
+    no_verify: bool,
+    /// Largest frame accepted, in bytes.
+    #[arg(long, default_value_t = SinkSettings::default().max_frame)]
+    max_frame: u32,
+    /// Seconds a connection may stay silent before it is closed.
+    #[arg(long, default_value_t = SinkSettings::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Sink(args) => run_sink(args),
+        Command::Produce(args) => producer::run(&args).map(|result| {
+            println!("{}", serde_json::to_string(&result).expect("serializable"));
+        }),
+        Command::Vectors => {
+            println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
+    if !args.listen.ip().is_loopback() && !args.public {
+        anyhow::bail!("--listen {} is not a loopback address; add --public to serve other machines", args.listen);
+    }
+    let spec = if args.no_verify { None } else { Some(PayloadSpec::new(args.bits, args.pack)?) };
+    let settings = SinkSettings {
+        max_frame: args.max_frame,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        log_connections: true,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let (sink, serving) = Sink::bind(args.listen, settings, spec).await?;
+        eprintln!("sink: listening on {} ({})", sink.addr, spec.map_or("payloads not checked".into(), |s| format!("BITS={} PACK={}", s.bits(), s.pack())));
+        tokio::select! {
+            () = serving => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        eprintln!("sink: totals {}", serde_json::to_string(&sink.counts())?);
+        Ok(())
+    })
 }

@@ -25,9 +25,6 @@ const COMMAND_REPLY: u8 = 8;
 /// Command codes carried at byte 196 when the operation is [`Operation::NonReplicated`].
 pub mod command {
     pub const PING: u32 = 1;
-    pub const LOGOUT: u32 = 39;
-    pub const LOGIN_REGISTER: u32 = 40;
-    pub const SEND_MESSAGES: u32 = 101;
 }
 
 /// Reply status codes (Iggy error codes; 0 is success).
@@ -42,6 +39,19 @@ pub mod status {
     pub const UNEXPECTED_PAYLOAD: u32 = 4002;
     /// A frame whose size field is below the header size or above the sink's cap.
     pub const INVALID_FRAME_SIZE: u32 = 4003;
+
+    /// A status in words, for error lines.
+    pub fn describe(status: u32) -> &'static str {
+        match status {
+            OK => "ok",
+            INVALID_COMMAND => "invalid command",
+            INVALID_MESSAGES => "malformed messages",
+            INVALID_CHECKSUM => "checksum mismatch",
+            UNEXPECTED_PAYLOAD => "unexpected payload: lost, repeated or reordered messages, or BITS/PACK unlike the sink's",
+            INVALID_FRAME_SIZE => "frame size out of bounds",
+            _ => "unknown status",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use bytes::BytesMut;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{HEADER_LEN, PayloadSpec, RequestHeader, encode_request_header, patch_size, u32_at, u64_at};
+use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, u32_at, u64_at};
 
 pub const BATCH_HEADER_LEN: usize = 256;
 pub const MESSAGE_HEADER_LEN: usize = 48;
@@ -131,8 +131,6 @@ impl BatchError {
 /// A SEND_MESSAGES body whose every count, length, reserved byte and checksum was checked.
 #[derive(Debug)]
 pub struct ParsedBatch<'a> {
-    pub stream: &'a [u8],
-    pub topic: &'a [u8],
     pub count: u32,
     pub origin_timestamp: u64,
     frames: &'a [u8],
@@ -151,11 +149,6 @@ impl<'a> ParsedBatch<'a> {
             (id, payload)
         })
     }
-
-    /// Bytes of all message frames.
-    pub fn frames_len(&self) -> usize {
-        self.frames.len()
-    }
 }
 
 /// Reads and checks a SEND_MESSAGES body (the frame after its 256-byte header) as Iggy's server
@@ -170,8 +163,8 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     };
     let declared_metadata = u32_at(body, take(&mut at, 4, "metadata length")?.start);
     let metadata_start = at;
-    let stream = identifier(body, &mut at, "stream", &take)?;
-    let topic = identifier(body, &mut at, "topic", &take)?;
+    identifier(body, &mut at, "stream", &take)?;
+    identifier(body, &mut at, "topic", &take)?;
     let kind_len = take(&mut at, 2, "partitioning")?;
     let (kind, len) = (body[kind_len.start], body[kind_len.start + 1]);
     let valid = match kind {
@@ -236,20 +229,18 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
         return Err(BatchError::BatchChecksum { declared, actual });
     }
     Ok(ParsedBatch {
-        stream,
-        topic,
         count,
         origin_timestamp: u64_at(batch, ORIGIN_TIMESTAMP_AT),
         frames: &body[frames_start..],
     })
 }
 
-fn identifier<'a>(
-    body: &'a [u8],
+fn identifier(
+    body: &[u8],
     at: &mut usize,
     what: &'static str,
     take: &impl Fn(&mut usize, usize, &'static str) -> Result<std::ops::Range<usize>, BatchError>,
-) -> Result<&'a [u8], BatchError> {
+) -> Result<(), BatchError> {
     let kind_len = take(at, 2, what)?;
     let (kind, len) = (body[kind_len.start], body[kind_len.start + 1]);
     let valid = match kind {
@@ -260,13 +251,13 @@ fn identifier<'a>(
     if !valid {
         return Err(BatchError::Identifier(what));
     }
-    Ok(&body[take(at, len as usize, what)?])
+    take(at, len as usize, what).map(|_| ())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::Operation;
+    use crate::wire::{HEADER_LEN, Operation};
 
     const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
@@ -297,7 +288,6 @@ mod tests {
         assert_eq!(u32_at(&f, 48) as usize, f.len(), "size covers the whole frame");
         let parsed = decode_send_messages(&f[HEADER_LEN..]).unwrap();
         assert_eq!((parsed.count, parsed.origin_timestamp), (3, 1_700_000_000_000_000));
-        assert_eq!(parsed.stream, &1u32.to_le_bytes());
         let messages: Vec<_> = parsed.messages().collect();
         for (i, (id, payload)) in messages.iter().enumerate() {
             assert_eq!(u128::from_le_bytes(*id), i as u128 + 1);

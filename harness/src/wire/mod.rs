@@ -12,10 +12,10 @@ pub use header::{
     patch_size, status,
 };
 pub use messages::{
-    BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, ParsedBatch, SendTarget, decode_send_messages,
+    BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, SendTarget, decode_send_messages,
     encode_send_messages,
 };
-pub use payload::{PayloadSpec, PayloadSpecError};
+pub use payload::PayloadSpec;
 
 /// The protocol version our login announces (0.12.2 packed as major<<20 | minor<<10 | patch).
 pub const PROTOCOL_VERSION: u32 = (0 << 20) | (12 << 10) | 2;

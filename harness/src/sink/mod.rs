@@ -1,0 +1,120 @@
+//! The sink: a TCP server speaking Iggy's wire format for the producer path. It validates every
+//! batch as Iggy's server does and checks that each message arrived exactly once, in order.
+
+mod connection;
+mod counts;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+pub use counts::{Counts, CountsSnapshot};
+
+use crate::wire::PayloadSpec;
+use connection::{Closed, Connection};
+
+#[derive(Clone, Copy, Debug)]
+pub struct SinkSettings {
+    /// Frames above this many bytes are refused before their body is read.
+    pub max_frame: u32,
+    /// A connection silent this long is closed.
+    pub idle_timeout: Duration,
+    /// Print a line per closed connection.
+    pub log_connections: bool,
+}
+
+impl Default for SinkSettings {
+    fn default() -> Self {
+        SinkSettings { max_frame: 64 << 20, idle_timeout: Duration::from_secs(30), log_connections: false }
+    }
+}
+
+/// A handle on a running sink, shared with the runner.
+#[derive(Clone)]
+pub struct Sink {
+    pub addr: SocketAddr,
+    counts: Arc<Counts>,
+    expected: Arc<Mutex<Option<PayloadSpec>>>,
+}
+
+impl Sink {
+    /// Binds `addr`; fails at once (e.g. the port is in use) rather than when serving.
+    pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
+        let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default(), expected: Arc::new(Mutex::new(expected)) };
+        let serving = serve(listener, sink.clone(), settings);
+        Ok((sink, serving))
+    }
+
+    /// Starts a sink on its own thread (one core's worth of work, like a separate server
+    /// process) and returns once it listens.
+    pub fn spawn(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<Sink> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new().name("sink".into()).spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => return tx.send(Err(e.into())).unwrap_or(()),
+            };
+            runtime.block_on(async {
+                match Sink::bind(addr, settings, expected).await {
+                    Ok((sink, serving)) => {
+                        let _ = tx.send(Ok(sink));
+                        serving.await;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                    }
+                }
+            });
+        })?;
+        rx.recv().map_err(|_| anyhow::anyhow!("the sink thread ended before listening"))?
+    }
+
+    /// Sets the payloads that connections opened from now on must carry.
+    pub fn expect(&self, spec: Option<PayloadSpec>) {
+        *self.expected.lock().expect("not poisoned") = spec;
+    }
+
+    pub fn counts(&self) -> CountsSnapshot {
+        self.counts.snapshot()
+    }
+}
+
+async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings) {
+    static SESSIONS: AtomicU64 = AtomicU64::new(1);
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                eprintln!("sink: accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        sink.counts.connection_opened();
+        let spec = *sink.expected.lock().expect("not poisoned");
+        let connection = Connection::new(stream, sink.counts.clone(), settings, spec, SESSIONS.fetch_add(1, Relaxed));
+        tokio::spawn(async move {
+            let (closed, messages) = connection.serve().await;
+            match closed {
+                Closed::ByClient if !settings.log_connections => {}
+                Closed::ByClient => eprintln!("sink: {peer} closed after {messages} messages"),
+                Closed::Idle(after) => eprintln!("sink: {peer} closed: idle for {after:?} (limit)"),
+                Closed::BadFrameSize(size) => eprintln!(
+                    "sink: {peer} closed: frame size {size} is outside {}..={} bytes (limit)",
+                    crate::wire::HEADER_LEN,
+                    settings.max_frame
+                ),
+                Closed::Io(e) => eprintln!("sink: {peer} closed after {messages} messages: {e}"),
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

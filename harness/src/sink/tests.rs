@@ -1,0 +1,169 @@
+//! The sink against real TCP clients: clean deliveries, faults it must count, and malformed
+//! frames it must refuse without falling over.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use bytes::BytesMut;
+
+use super::{CountsSnapshot, Sink, SinkSettings};
+use crate::producer::client::Client;
+use crate::producer::{self, ProduceArgs};
+use crate::wire::{HEADER_LEN, Operation, PayloadSpec, ReplyHeader, SendTarget, encode_send_messages, status};
+
+const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
+
+fn spec() -> PayloadSpec {
+    PayloadSpec::new(42, 1).unwrap()
+}
+
+fn sink() -> Sink {
+    let settings = SinkSettings { idle_timeout: Duration::from_secs(2), ..SinkSettings::default() };
+    Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, Some(spec())).unwrap()
+}
+
+fn batch(client: &mut Client, first_seq: u64, count: u32) -> BytesMut {
+    let mut frame = BytesMut::new();
+    let header = client.next_header(Operation::SendMessages);
+    encode_send_messages(&mut frame, &header, &TARGET, 1, first_seq, count, &spec(), || idgen::mint().to_le_bytes());
+    frame
+}
+
+fn logged_in(sink: &Sink) -> Client {
+    let mut c = Client::connect(&sink.addr.to_string()).unwrap();
+    c.login("mintbench-test").unwrap();
+    c
+}
+
+/// The status the sink answers `frame` with.
+fn status_of(client: &mut Client, frame: &[u8]) -> u32 {
+    match client.request(frame) {
+        Ok(_) => status::OK,
+        Err(e) => e.to_string().split("status ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap(),
+    }
+}
+
+/// Waits until the sink has counted what the client sent (connections are served concurrently).
+fn settled(sink: &Sink, until: impl Fn(&CountsSnapshot) -> bool) -> CountsSnapshot {
+    for _ in 0..200 {
+        let c = sink.counts();
+        if until(&c) {
+            return c;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    sink.counts()
+}
+
+#[test]
+fn fifty_thousand_messages_arrive_exactly_once() {
+    let sink = sink();
+    let args = ProduceArgs {
+        server: sink.addr.to_string(),
+        mode: producer::Mode::Producer,
+        msg_id: "fast".into(),
+        bits: 42,
+        pack: 1,
+        batch: 1000,
+        messages: 50_000,
+        warmup: None,
+    };
+    let result = producer::run(&args).unwrap();
+    assert_eq!((result.messages, result.timed_messages), (50_000, 45_000));
+    let counts = sink.counts();
+    assert_eq!(counts.delivery_problem(50_000), None, "{counts:?}");
+    assert_eq!(counts.batches, 50);
+}
+
+#[test]
+fn repeated_and_skipped_messages_are_counted_and_refused() {
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let first = batch(&mut c, 0, 10);
+    assert_eq!(status_of(&mut c, &first), status::OK);
+    let again = batch(&mut c, 0, 10);
+    assert_eq!(status_of(&mut c, &again), status::UNEXPECTED_PAYLOAD);
+    let skipped = batch(&mut c, 15, 5);
+    assert_eq!(status_of(&mut c, &skipped), status::UNEXPECTED_PAYLOAD);
+    let counts = sink.counts();
+    assert_eq!((counts.messages, counts.duplicates, counts.gaps), (15, 10, 5));
+    assert!(counts.delivery_problem(20).is_some());
+}
+
+#[test]
+fn malformed_batches_get_an_error_status_and_the_connection_goes_on() {
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let message_at = HEADER_LEN + 26 + 256;
+    let cases: [(&str, usize, u32); 4] = [
+        ("payload bit", message_at + 48, status::INVALID_CHECKSUM),
+        ("origin timestamp", HEADER_LEN + 26 + 24, status::INVALID_CHECKSUM),
+        ("message count", HEADER_LEN + 22, status::INVALID_MESSAGES),
+        ("reserved byte", message_at + 40, status::INVALID_MESSAGES),
+    ];
+    for (what, at, expected) in cases {
+        let mut frame = batch(&mut c, 0, 3);
+        frame[at] ^= 0x40;
+        assert_eq!(status_of(&mut c, &frame), expected, "{what}");
+    }
+    let good = batch(&mut c, 0, 3);
+    assert_eq!(status_of(&mut c, &good), status::OK, "the connection still serves");
+    let counts = sink.counts();
+    assert_eq!((counts.rejected_frames, counts.checksum_failures, counts.messages), (4, 2, 3));
+}
+
+#[test]
+fn unknown_commands_get_invalid_command() {
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let mut frame = BytesMut::new();
+    crate::wire::encode_request_header(&mut frame, &c.next_header(Operation::NonReplicated(12)));
+    crate::wire::patch_size(&mut frame);
+    assert_eq!(status_of(&mut c, &frame), status::INVALID_COMMAND);
+}
+
+fn raw(sink: &Sink) -> TcpStream {
+    let s = TcpStream::connect(sink.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s
+}
+
+#[test]
+fn an_oversized_length_is_refused_without_reading_it() {
+    let sink = sink();
+    let mut s = raw(&sink);
+    let mut head = [0u8; HEADER_LEN];
+    head[48..52].copy_from_slice(&u32::MAX.to_le_bytes());
+    head[176] = 160;
+    s.write_all(&head).unwrap();
+    let mut reply = [0u8; HEADER_LEN];
+    s.read_exact(&mut reply).unwrap();
+    assert_eq!(ReplyHeader::decode(&reply).status, status::INVALID_FRAME_SIZE);
+    assert_eq!(s.read(&mut reply).unwrap(), 0, "the sink closes the connection");
+    assert_eq!(settled(&sink, |c| c.rejected_frames == 1).rejected_frames, 1);
+}
+
+#[test]
+fn a_truncated_frame_or_silence_ends_the_connection_and_not_the_sink() {
+    let sink = sink();
+    let frame = batch(&mut logged_in(&sink), 0, 3);
+    let mut cut = raw(&sink);
+    cut.write_all(&frame[..frame.len() - 7]).unwrap();
+    drop(cut);
+    let mut silent = raw(&sink);
+    let mut buf = [0u8; 1];
+    assert_eq!(silent.read(&mut buf).unwrap(), 0, "an idle connection is closed after the idle limit");
+    let mut c = logged_in(&sink);
+    let good = batch(&mut c, 0, 3);
+    assert_eq!(status_of(&mut c, &good), status::OK);
+    assert_eq!(sink.counts().messages, 3);
+}
+
+#[test]
+fn a_port_in_use_is_an_error_at_once() {
+    let first = sink();
+    let second = Sink::spawn(first.addr, SinkSettings::default(), None);
+    let message = format!("{:#}", second.err().expect("the port is taken"));
+    assert!(message.starts_with(&format!("cannot listen on {}", first.addr)), "{message}");
+}
