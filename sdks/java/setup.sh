@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Idempotent installs for the Java SDK: a JDK 17+, Maven, python3 (bench.sh's report script), then
+# the Maven dependencies and plugins, so later builds and tests need no downloads.
+set -euo pipefail
+cd "$(dirname "$0")"
+missing=()
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
+command -v python3 >/dev/null || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update
+  apt-get install -y "${missing[@]}"
+fi
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ "${java_major:-0}" -lt 17 ]; then
+  echo "error: sdks/java needs Java 17 or newer, found ${java_major:-none}" >&2
+  exit 1
+fi
+# test-compile fetches the compiler, JUnit and JMH; package fetches Surefire's provider and shade
+mvn -q -B -ntp -Dstyle.color=never package

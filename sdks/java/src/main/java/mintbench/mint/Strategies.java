@@ -1,0 +1,39 @@
+package mintbench.mint;
+
+import java.util.List;
+
+/** The strategies by the names the producer's MSG_ID and the benchmarks use. */
+public final class Strategies {
+    /** Every name {@link #create} accepts; {@code fast} is an alias of {@code aesctr}. */
+    public static final List<String> NAMES =
+            List.of("uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset");
+
+    private Strategies() {}
+
+    /**
+     * The minter named {@code name}. {@code preset} mints {@code idsNeeded} IDs with the fast path
+     * right here, so call it before the timed window; the other strategies ignore {@code idsNeeded}.
+     */
+    public static IdMinter create(String name, int idsNeeded) {
+        switch (name) {
+            case "uuid":
+                return new UuidMinter();
+            case "securerandom-pool":
+                return PooledMinter.secureRandom(PooledMinter.DEFAULT_POOL_BYTES);
+            case "aesctr":
+            case "fast":
+                return fast();
+            case "threadlocalrandom":
+                return new ThreadLocalRandomMinter();
+            case "preset":
+                return PresetMinter.mintAhead(fast(), idsNeeded);
+            default:
+                throw new IllegalArgumentException(
+                        "unknown MSG_ID '" + name + "': expected one of " + String.join(", ", NAMES));
+        }
+    }
+
+    private static IdMinter fast() {
+        return PooledMinter.aesCtr(PooledMinter.DEFAULT_POOL_BYTES);
+    }
+}

@@ -1,0 +1,112 @@
+package mintbench.mint;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class StrategiesTest {
+    // crosses several pool refills of the default pool size
+    private static final int MANY = 4 * PooledMinter.DEFAULT_POOL_BYTES / IdMinter.ID_BYTES + 3;
+
+    @Test
+    void everyStrategyMintsDistinctNonZeroIds() {
+        for (String name : Strategies.NAMES) {
+            IdMinter minter = Strategies.create(name, MANY);
+            Set<ByteBuffer> seen = new HashSet<>();
+            for (int i = 0; i < MANY; i++) {
+                byte[] id = mintOne(minter);
+                assertFalse(Arrays.equals(id, new byte[16]), name + " minted a zero ID");
+                assertTrue(seen.add(ByteBuffer.wrap(id)), name + " repeated an ID after " + i);
+            }
+        }
+    }
+
+    @Test
+    void mintingWritesExactlyTheSixteenBytesAtTheOffset() {
+        for (String name : Strategies.NAMES) {
+            byte[] frame = new byte[40];
+            Arrays.fill(frame, (byte) 0x5C);
+            Strategies.create(name, 1).mintInto(frame, 12);
+            for (int i : new int[] {0, 11, 28, 39}) {
+                assertEquals(0x5C, frame[i], name + " wrote byte " + i);
+            }
+        }
+    }
+
+    @Test
+    void uuidIsLeastSignificantLongThenMostSignificantLongLittleEndian() {
+        byte[] id = mintOne(new UuidMinter());
+        long least = ByteBuffer.wrap(id, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        long most = ByteBuffer.wrap(id, 8, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        UUID uuid = new UUID(most, least);
+        assertEquals(4, uuid.version());
+        assertEquals(2, uuid.variant());
+    }
+
+    @Test
+    void pooledMintersGiveEachThreadItsOwnStream() throws Exception {
+        for (IdMinter minter : new IdMinter[] {PooledMinter.aesCtr(64), PooledMinter.secureRandom(64)}) {
+            byte[] here = mintOne(minter);
+            byte[] there = CompletableFuture.supplyAsync(() -> mintOne(minter)).get();
+            assertFalse(Arrays.equals(here, there));
+        }
+    }
+
+    @Test
+    void aesCtrMintersAreKeyedIndependently() {
+        assertNotEquals(ByteBuffer.wrap(mintOne(PooledMinter.aesCtr(16))),
+                ByteBuffer.wrap(mintOne(PooledMinter.aesCtr(16))));
+    }
+
+    @Test
+    void poolSizeMustHoldWholeIds() {
+        assertThrows(IllegalArgumentException.class, () -> PooledMinter.aesCtr(24));
+        assertThrows(IllegalArgumentException.class, () -> PooledMinter.secureRandom(0));
+    }
+
+    @Test
+    void presetServesItsIdsInOrderThenRefuses() {
+        byte[] ids = new byte[32];
+        ids[0] = 1;
+        ids[16] = 2;
+        PresetMinter preset = new PresetMinter(ids);
+        assertEquals(2, preset.remaining());
+        assertArrayEquals(Arrays.copyOfRange(ids, 0, 16), mintOne(preset));
+        assertArrayEquals(Arrays.copyOfRange(ids, 16, 32), mintOne(preset));
+        assertEquals(0, preset.remaining());
+        assertThrows(IllegalStateException.class, () -> mintOne(preset));
+    }
+
+    @Test
+    void presetMintsAheadFromItsSource() {
+        int[] calls = {0};
+        PresetMinter preset = PresetMinter.mintAhead((dst, offset) -> dst[offset] = (byte) ++calls[0], 3);
+        assertEquals(3, calls[0]);
+        assertEquals(1, mintOne(preset)[0]);
+        assertEquals(3, calls[0]);
+    }
+
+    @Test
+    void unknownNamesListTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.create("ulid", 1));
+        assertTrue(e.getMessage().contains("'ulid'") && e.getMessage().contains("aesctr"), e.getMessage());
+    }
+
+    private static byte[] mintOne(IdMinter minter) {
+        byte[] id = new byte[16];
+        minter.mintInto(id, 0);
+        return id;
+    }
+}
