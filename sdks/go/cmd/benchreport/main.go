@@ -71,11 +71,14 @@ func run(in, command, mdPath, jsonPath string, target float64) error {
 		FastVsUUID: fastVsUUID,
 		TargetX:    target,
 	}
-	js, err := json.MarshalIndent(report, "", "  ")
-	if err != nil {
+	var js bytes.Buffer
+	enc := json.NewEncoder(&js)
+	enc.SetEscapeHTML(false) // keep the command's && readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(report); err != nil {
 		return err
 	}
-	if err := os.WriteFile(jsonPath, append(js, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(jsonPath, js.Bytes(), 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(mdPath, []byte(markdown(report, raw)), 0o644)
