@@ -11,7 +11,6 @@ BOUND = "0 <= id < 2^128"
 # Digits only: int() alone would also take signs, spaces, underscores and non-ASCII digits.
 _DECIMAL = re.compile(r"[0-9]+", re.ASCII)
 _SIGNED_DECIMAL = re.compile(r"-[0-9]+", re.ASCII)
-_FRACTION = re.compile(r"-?[0-9]*\.[0-9]+|-?[0-9]+\.[0-9]*|-?[0-9]+(\.[0-9]*)?[eE][+-]?[0-9]+", re.ASCII)
 
 
 class MessageIdError(ValueError):
@@ -60,8 +59,6 @@ def _decimal_bytes(text):
         return _checked_int_bytes(int(text), text)
     if _SIGNED_DECIMAL.fullmatch(text):
         raise MessageIdError("negative", text, "is negative")
-    if _FRACTION.fullmatch(text):
-        raise MessageIdError("not_integer", text, "is not an integer")
     raise MessageIdError("invalid", text, "is not a decimal integer")
 
 

@@ -68,10 +68,10 @@ def _short_string(value):
     return bytes([len(value)]) + value
 
 
-def encode_login(client, request_checksum):
+def encode_login(client, request_checksum, sdk_name=SDK_NAME):
     """LOGIN_REGISTER, always request 0 with no session."""
     body = b"".join([
-        struct.pack("<I", PROTOCOL_VERSION), _short_string(SDK_NAME), _short_string(SDK_VERSION),
+        struct.pack("<I", PROTOCOL_VERSION), _short_string(sdk_name), _short_string(SDK_VERSION),
         bytes(32), _short_string(USERNAME), _short_string(PASSWORD), struct.pack("<I", 0)])
     frame = bytearray(HEADER_BYTES) + body
     write_request_header(frame, len(body), client, 0, OP_LOGIN, 0, request_checksum)
