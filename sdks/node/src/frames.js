@@ -67,7 +67,7 @@ export function logoutFrame({ client, request, session }) {
 
 // Body layout of SEND_MESSAGES: metadata length, stream 1, topic 1, partition id 0, message count,
 // then the 256-byte batch header and the message frames.
-const METADATA_BYTES = 22;
+const METADATA_BYTES = 22; // 3 identifiers of 6 bytes, then the u32 message count
 const MESSAGE_COUNT_AT = HEADER_BYTES + 4 + 18;
 const BATCH_AT = MESSAGE_COUNT_AT + 4;
 const BATCH_HEADER_BYTES = 256;
