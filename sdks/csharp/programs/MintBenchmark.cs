@@ -1,0 +1,106 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using Mintbench;
+
+/// <summary>
+/// The mint-only benchmark: a Stopwatch loop (BenchmarkDotNet cannot be installed here). Each
+/// strategy is warmed up and calibrated to a sample of about SampleMs; then the strategies take
+/// turns, one sample each per round, so drift from other load on the machine spreads over all of
+/// them instead of biasing whichever ran last. Reports ns per ID with its spread.
+/// Usage: MintBenchmark.exe --md FILE --json FILE --command "how it was run" --toolchain "compiler"
+/// </summary>
+static class MintBenchmark
+{
+    const int Rounds = 30;
+    const double SampleMs = 20, WarmupMs = 300;
+    const int MinIdsPerSample = 10000, MaxIdsPerSample = 2000000; // the cap bounds preset's memory: 32 MB
+    const int DestinationIds = 4096; // IDs are written round-robin into a 64 KiB frame-sized buffer
+
+    static int Main(string[] args)
+    {
+        Dictionary<string, string> options;
+        try
+        {
+            options = ParseOptions(args, "--md", "--json", "--command", "--toolchain");
+        }
+        catch (ArgumentException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return 2;
+        }
+
+        var strategies = Strategies.Names.Select(name => new Measured(name)).ToList();
+        foreach (var s in strategies)
+        {
+            Console.Error.WriteLine("warming up and calibrating " + s.Name);
+            s.Calibrate();
+        }
+        for (int round = 0; round < Rounds; round++)
+            foreach (var s in strategies)
+                s.TakeSample();
+
+        var report = new BenchmarkReport(options["--command"], options["--toolchain"], WarmupMs, Rounds, SampleMs,
+            strategies.Select(s => new StrategyResult(s.Name, s.IdsPerSample, s.Samples.ToArray())).ToList());
+        report.WriteMarkdown(options["--md"]);
+        report.WriteJson(options["--json"]);
+        Console.Error.WriteLine("wrote " + options["--md"] + " and " + options["--json"]);
+        return 0;
+    }
+
+    static Dictionary<string, string> ParseOptions(string[] args, params string[] required)
+    {
+        var options = new Dictionary<string, string>();
+        for (int i = 0; i + 1 < args.Length; i += 2)
+            options[args[i]] = args[i + 1];
+        foreach (string name in required)
+            if (!options.ContainsKey(name)) throw new ArgumentException(name + " is required; usage: MintBenchmark.exe " + string.Join(" ", required.Select(r => r + " VALUE")));
+        return options;
+    }
+
+    /// <summary>One strategy's samples. `preset` gets a fresh pre-minted list per sample, minted
+    /// outside the timed loop, so only its copy is measured.</summary>
+    sealed class Measured
+    {
+        public readonly string Name;
+        public readonly List<double> Samples = new List<double>();
+        public int IdsPerSample { get; private set; }
+        readonly byte[] destination = new byte[DestinationIds * MessageId.Size];
+        readonly IMessageIdMinter reused;
+
+        public Measured(string name)
+        {
+            Name = name;
+            if (name != "preset") reused = Strategies.Create(name, 0);
+        }
+
+        IMessageIdMinter MinterFor(int ids)
+        {
+            return reused ?? Strategies.Create(Name, ids);
+        }
+
+        public void Calibrate()
+        {
+            var clock = Stopwatch.StartNew();
+            double nsPerId;
+            do nsPerId = NsPerId(MinterFor(MinIdsPerSample), MinIdsPerSample);
+            while (clock.Elapsed.TotalMilliseconds < WarmupMs);
+            IdsPerSample = (int)Math.Max(MinIdsPerSample, Math.Min(MaxIdsPerSample, SampleMs * 1e6 / nsPerId));
+        }
+
+        public void TakeSample()
+        {
+            Samples.Add(NsPerId(MinterFor(IdsPerSample), IdsPerSample));
+        }
+
+        double NsPerId(IMessageIdMinter minter, int ids)
+        {
+            long start = Stopwatch.GetTimestamp();
+            for (int i = 0; i < ids; i++)
+                minter.MintInto(destination, (i & (DestinationIds - 1)) * MessageId.Size);
+            long ticks = Stopwatch.GetTimestamp() - start;
+            return ticks * (1e9 / Stopwatch.Frequency) / ids;
+        }
+    }
+}
