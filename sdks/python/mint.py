@@ -9,8 +9,9 @@ from functools import partial
 ID_BYTES = 16
 
 # Bytes fetched per os.urandom call by `fast`: one syscall serves POOL_BYTES // 16 IDs. Chosen by
-# measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): past 4 KiB the
-# syscall is already amortised and a larger pool only costs memory and cache.
+# measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): a 256 B pool still
+# pays visibly for its syscalls, and from 1 KiB to 64 KiB the sizes are within noise of each
+# other, so one 4 KiB page.
 POOL_BYTES = 4096
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyperf
 
+from bench_mint import STRETCH
 from mint import LABELS
 
 NS = 1e9
@@ -27,7 +28,7 @@ def summarize(bench):
     values = [value * NS for value in bench.get_values()]
     return {
         "name": bench.get_name(),
-        "label": LABELS.get(bench.get_name(), "fast's os.urandom pool at this size (pool sweep)"),
+        "label": LABELS.get(bench.get_name(), "fast with this pool size"),
         "unit": "ns per ID",
         "median": statistics.median(values),
         "mean": statistics.mean(values),
@@ -67,8 +68,11 @@ def markdown(result):
         f"- date: {result['date']}",
         f"- CPU: {result['cpu']}",
         f"- toolchain: {result['python']}, pyperf {result['pyperf']}",
-        "- each value is the mean time per ID over one timed stretch of calls (loop overhead "
-        "included, the same for every row); spread is over all values of all worker processes",
+        "- each value is one pyperf value: the time of `loops` calls divided by `loops` (loop "
+        "overhead included, the same for every row; minted in stretches of "
+        f"{STRETCH} IDs with a fresh, untimed minter between them); the spread is over all "
+        "values of all worker processes",
+        "- `fast-pool-N`: `fast` with an N-byte pool, the sweep its pool size was chosen from",
         "",
         "| strategy | median ns/ID | mean ± stdev ns | min .. max ns | values | what |",
         "|---|---:|---:|---:|---:|---|",
