@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"mintbench/sdks/go/iggywire"
@@ -109,9 +110,12 @@ func (c *conn) roundTrip(frame []byte, operation byte, name string) ([]byte, err
 }
 
 func (c *conn) ioError(doing, what string, err error) error {
+	var errno syscall.Errno
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("server %s closed the connection while %s %s", c.server, doing, what)
+	case errors.As(err, &errno) && (errno == syscall.ECONNRESET || errno == syscall.EPIPE):
+		return fmt.Errorf("server %s closed the connection while %s %s (%v)", c.server, doing, what, errno)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("server %s: no progress within %s while %s %s", c.server, replyWait, doing, what)
 	default:

@@ -19,11 +19,11 @@ type request struct {
 }
 
 // answer tells the fake sink how to reply; hangUp closes the connection
-// instead, silent leaves the request unanswered.
+// instead, reset aborts it (RST), silent leaves the request unanswered.
 type answer struct {
-	status         uint32
-	body           []byte
-	hangUp, silent bool
+	status                uint32
+	body                  []byte
+	hangUp, reset, silent bool
 }
 
 // fakeSink serves one connection on loopback, answering each request with
@@ -73,7 +73,10 @@ func (s *fakeSink) serve(c net.Conn, decide func(request) answer) {
 		s.seen = append(s.seen, req)
 		s.mu.Unlock()
 		a := decide(req)
-		if a.hangUp {
+		if a.reset {
+			c.(*net.TCPConn).SetLinger(0) // close with RST, not FIN
+		}
+		if a.hangUp || a.reset {
 			return
 		}
 		if a.silent {

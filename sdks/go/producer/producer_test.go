@@ -84,14 +84,16 @@ func TestRunStopsOnARefusedLogin(t *testing.T) {
 }
 
 func TestRunStopsWhenTheServerClosesMidRun(t *testing.T) {
-	sink := startSink(t, func(r request) answer {
-		if r.number == 2 {
-			return answer{hangUp: true}
-		}
-		return acceptAll(r)
-	})
-	_, err := Run(settings(sink.addr))
-	wantError(t, err, "closed the connection", "request 2")
+	for _, close := range []answer{{hangUp: true}, {reset: true}} {
+		sink := startSink(t, func(r request) answer {
+			if r.number == 2 {
+				return close
+			}
+			return acceptAll(r)
+		})
+		_, err := Run(settings(sink.addr))
+		wantError(t, err, "closed the connection", "request 2")
+	}
 }
 
 func TestRunGivesUpOnASilentServer(t *testing.T) {
