@@ -44,7 +44,7 @@ export class Connection {
       if (this.pending) this.fail(`no reply from server ${serverText} within ${waitMs / 1000} s`);
     });
     socket.on('data', (chunk) => this.receive(chunk));
-    socket.on('error', (error) => this.fail(`server ${serverText}: ${error.message}`));
+    socket.on('error', (error) => this.fail(`connection to server ${serverText} lost: ${error.message}`));
     socket.on('close', () => this.fail(`server ${serverText} closed the connection`));
   }
 
