@@ -36,7 +36,7 @@ async function login(connection, client) {
   return session;
 }
 
-export async function produce(settings) {
+async function produce(settings) {
   const { bits, pack, batch, messages, warmupBatches, batches } = settings;
   const minter = createMinter(settings.msgId, { messages });
   const client = randomNonZeroU128();
