@@ -10,9 +10,9 @@ from itertools import chain
 ID_BYTES = 16
 
 # Bytes fetched per os.urandom call by `fast`: one syscall serves POOL_BYTES // 16 IDs. Chosen by
-# measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): a 256 B pool still
-# pays visibly for its syscalls, and from 1 KiB to 64 KiB the sizes are within noise of each
-# other, so one 4 KiB page.
+# measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): 256 B pools were the
+# slowest or near it in every run, while 1 KiB to 64 KiB stay within noise of each other on a
+# shared 2-core machine, so one 4 KiB page.
 POOL_BYTES = 4096
 
 
