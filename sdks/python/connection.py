@@ -37,7 +37,8 @@ class Connection:
         except OSError as error:
             raise ServerError(f"connection to server {self._server} failed mid-run: "
                               f"{_reason(error)}") from None
-        if reply.command != COMMAND_REPLY or reply.request != request or reply.operation != operation:
+        echoed = (reply.command, reply.request, reply.operation)
+        if echoed != (COMMAND_REPLY, request, operation):
             raise ServerError(
                 f"server {self._server} answered request {request} (operation {operation}) with "
                 f"command {reply.command}, request {reply.request}, operation {reply.operation}")

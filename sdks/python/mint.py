@@ -7,7 +7,7 @@ import uuid
 from functools import partial
 from itertools import chain
 
-ID_BYTES = 16
+from message_id import ID_BYTES
 
 # Bytes fetched per os.urandom call by `fast`: one syscall serves POOL_BYTES // 16 IDs. Chosen by
 # measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): 256 B pools were the

@@ -92,7 +92,8 @@ def test_a_silent_server_is_not_waited_on_forever(monkeypatch, capsys):
     monkeypatch.setattr(connection, "TIMEOUT_SECONDS", 0.3)
     # Connections complete in the kernel's backlog, but nothing ever answers.
     with socket.create_server(("127.0.0.1", 0)) as silent:
-        monkeypatch.setattr(os, "environ", dict(SERVER="127.0.0.1:%d" % silent.getsockname()[1], **GOOD))
+        server = "127.0.0.1:%d" % silent.getsockname()[1]
+        monkeypatch.setattr(os, "environ", dict(SERVER=server, **GOOD))
         assert producer.main() == 1
     captured = capsys.readouterr()
     assert captured.out == ""

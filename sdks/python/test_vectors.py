@@ -64,7 +64,8 @@ def test_logout_frame(case):
     assert encode_logout(int(case["client"]), case["request"], case["session"]).hex() == case["hex"]
 
 
-@pytest.mark.parametrize("case", frames("send_messages"), ids=lambda case: f"request{case['request']}")
+@pytest.mark.parametrize("case", frames("send_messages"),
+                         ids=lambda case: f"request{case['request']}")
 def test_send_messages_frame(case):
     # Our encoder fixes the target the contract fixes.
     assert (case["stream"], case["topic"], case["partition"]) == (1, 1, 0)

@@ -128,7 +128,8 @@ class SendMessagesEncoder:
         buf, view = self._buf, self._view
         frame_bytes, payload_bytes, width = self._frame_bytes, self._payload_bytes, self._width
         stream = memoryview(value_stream(self._bits, first_seq, count + self._pack - 1))
-        pack_fields, pack_checksum, xxh3 = _MESSAGE_FIELDS.pack_into, _CHECKSUM.pack_into, xxhash.xxh3_64_intdigest
+        pack_fields, pack_checksum = _MESSAGE_FIELDS.pack_into, _CHECKSUM.pack_into
+        xxh3 = xxhash.xxh3_64_intdigest
         checksums = []
         add_checksum = checksums.append
         start = _BATCH_AT + BATCH_HEADER_BYTES
@@ -143,11 +144,14 @@ class SendMessagesEncoder:
             start = end
 
         batch_bytes = BATCH_HEADER_BYTES + count * frame_bytes
-        batch_sum = self._batch_sum_struct(count).pack(0, 0, 0, origin_timestamp, batch_bytes, count, *checksums)
-        _BATCH_FIELDS.pack_into(buf, _BATCH_FIELDS_AT, origin_timestamp, batch_bytes, xxh3(batch_sum), count)
-        _SEND_PREFIX.pack_into(buf, HEADER_BYTES, _SEND_METADATA_BYTES, 1, 4, 1, 1, 4, 1, 2, 4, 0, count)
-        body_bytes = start - HEADER_BYTES
-        write_request_header(buf, body_bytes, self._client, request, OP_SEND_MESSAGES, self._session)
+        batch_sum = self._batch_sum_struct(count).pack(
+            0, 0, 0, origin_timestamp, batch_bytes, count, *checksums)
+        _BATCH_FIELDS.pack_into(
+            buf, _BATCH_FIELDS_AT, origin_timestamp, batch_bytes, xxh3(batch_sum), count)
+        _SEND_PREFIX.pack_into(
+            buf, HEADER_BYTES, _SEND_METADATA_BYTES, 1, 4, 1, 1, 4, 1, 2, 4, 0, count)
+        write_request_header(
+            buf, start - HEADER_BYTES, self._client, request, OP_SEND_MESSAGES, self._session)
         return view[:start]
 
     def _batch_sum_struct(self, count):
