@@ -16,5 +16,5 @@ if [ "${java_major:-0}" -lt 17 ]; then
   echo "error: sdks/java needs Java 17 or newer, found ${java_major:-none}" >&2
   exit 1
 fi
-# test-compile fetches the compiler, JUnit and JMH; package fetches Surefire's provider and shade
-mvn -q -B -ntp -Dstyle.color=never package
+# package compiles the tests too, so this fetches the compiler, JUnit, JMH and the shade plugin
+mvn -q -B -ntp -Dstyle.color=never package -DskipTests

@@ -81,6 +81,9 @@ public final class Producer {
             return Strategies.create(settings.msgId(), (int) Math.min(settings.messages(), Integer.MAX_VALUE));
         } catch (IllegalArgumentException e) {
             throw new ProducerException("MSG_ID=" + settings.msgId() + ": " + e.getMessage(), e);
+        } catch (OutOfMemoryError e) {
+            throw new ProducerException("MSG_ID=" + settings.msgId() + ": the " + settings.messages()
+                    + " preset IDs of MESSAGES do not fit the heap; raise -Xmx", e);
         }
     }
 
