@@ -1,6 +1,7 @@
 //! mintbench's harness: the sink, the Rust producer, the run orchestrator and the test vectors.
 
 mod producer;
+mod runner;
 mod sink;
 mod vectors;
 mod wire;
@@ -27,6 +28,9 @@ enum Command {
     Sink(SinkArgs),
     /// Run the Rust producer once and print one JSON result line.
     Produce(producer::ProduceArgs),
+    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, and
+    /// write results/<NAME>.json and .md.
+    Run(runner::RunArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
 }
@@ -63,6 +67,14 @@ fn main() -> ExitCode {
         Command::Produce(args) => producer::run(&args).map(|result| {
             println!("{}", serde_json::to_string(&result).expect("serializable"));
         }),
+        Command::Run(args) => match runner::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                eprintln!("error: at least one run FAILED; see the report");
+                return ExitCode::FAILURE;
+            }
+            Err(e) => Err(e),
+        },
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())

@@ -6,7 +6,7 @@ mod counts;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -38,15 +38,14 @@ impl Default for SinkSettings {
 pub struct Sink {
     pub addr: SocketAddr,
     counts: Arc<Counts>,
-    expected: Arc<Mutex<Option<PayloadSpec>>>,
 }
 
 impl Sink {
     /// Binds `addr`; fails at once (e.g. the port is in use) rather than when serving.
     pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
-        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default(), expected: Arc::new(Mutex::new(expected)) };
-        let serving = serve(listener, sink.clone(), settings);
+        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default() };
+        let serving = serve(listener, sink.clone(), settings, expected);
         Ok((sink, serving))
     }
 
@@ -74,17 +73,14 @@ impl Sink {
         rx.recv().map_err(|_| anyhow::anyhow!("the sink thread ended before listening"))?
     }
 
-    /// Sets the payloads that connections opened from now on must carry.
-    pub fn expect(&self, spec: Option<PayloadSpec>) {
-        *self.expected.lock().expect("not poisoned") = spec;
-    }
-
     pub fn counts(&self) -> CountsSnapshot {
         self.counts.snapshot()
     }
 }
 
-async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings) {
+/// Accepts connections for ever; each checks its payloads against `expected` (None: counts
+/// messages without checking them).
+async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>) {
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -97,8 +93,7 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings) {
         };
         let _ = stream.set_nodelay(true);
         sink.counts.connection_opened();
-        let spec = *sink.expected.lock().expect("not poisoned");
-        let connection = Connection::new(stream, sink.counts.clone(), settings, spec, SESSIONS.fetch_add(1, Relaxed));
+        let connection = Connection::new(stream, sink.counts.clone(), settings, expected, SESSIONS.fetch_add(1, Relaxed));
         tokio::spawn(async move {
             let (closed, messages) = connection.serve().await;
             match closed {

@@ -132,7 +132,6 @@ impl BatchError {
 #[derive(Debug)]
 pub struct ParsedBatch<'a> {
     pub count: u32,
-    pub origin_timestamp: u64,
     frames: &'a [u8],
 }
 
@@ -230,7 +229,6 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     }
     Ok(ParsedBatch {
         count,
-        origin_timestamp: u64_at(batch, ORIGIN_TIMESTAMP_AT),
         frames: &body[frames_start..],
     })
 }
@@ -287,7 +285,7 @@ mod tests {
         assert_eq!(f.len(), HEADER_LEN + 4 + 22 + BATCH_HEADER_LEN + 3 * (MESSAGE_HEADER_LEN + 12));
         assert_eq!(u32_at(&f, 48) as usize, f.len(), "size covers the whole frame");
         let parsed = decode_send_messages(&f[HEADER_LEN..]).unwrap();
-        assert_eq!((parsed.count, parsed.origin_timestamp), (3, 1_700_000_000_000_000));
+        assert_eq!(parsed.count, 3);
         let messages: Vec<_> = parsed.messages().collect();
         for (i, (id, payload)) in messages.iter().enumerate() {
             assert_eq!(u128::from_le_bytes(*id), i as u128 + 1);

@@ -1,0 +1,45 @@
+//! Where a result was measured: recorded beside every report, since absolute figures are a
+//! property of the machine.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    pub cpu_model: String,
+    pub cores: usize,
+    pub kernel: String,
+    pub git_revision: String,
+    /// `name: version` of each toolchain the run used.
+    pub toolchains: Vec<String>,
+}
+
+impl Machine {
+    pub fn describe(root: &Path, toolchains: &[(&str, &[&str])]) -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_owned()))
+            .unwrap_or_else(|| "unknown".into());
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned());
+        let revision = first_line(root, &["git", "rev-parse", "--short", "HEAD"]);
+        let dirty = !first_line(root, &["git", "status", "--porcelain", "--untracked-files=no"]).is_empty();
+        Machine {
+            cpu_model,
+            cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
+            kernel,
+            git_revision: if dirty { format!("{revision} (with uncommitted changes)") } else { revision },
+            toolchains: toolchains.iter().map(|(name, cmd)| format!("{name}: {}", first_line(root, cmd))).collect(),
+        }
+    }
+}
+
+/// The first non-empty line a command prints on stdout or stderr (java prints its version on
+/// stderr), or "unknown".
+fn first_line(dir: &Path, cmd: &[&str]) -> String {
+    let Ok(out) = Command::new(cmd[0]).args(&cmd[1..]).current_dir(dir).output() else { return "unknown".into() };
+    let text = [out.stdout, out.stderr].concat();
+    String::from_utf8_lossy(&text).lines().map(str::trim).find(|l| !l.is_empty()).map_or_else(String::new, str::to_owned)
+}

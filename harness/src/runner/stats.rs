@@ -1,0 +1,163 @@
+//! Summaries of repeated runs and the comparisons between variants.
+
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// Central figures and spread of one variant's samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub n: usize,
+    pub mean: f64,
+    /// Sample standard deviation (n - 1).
+    pub stddev: f64,
+    pub stddev_pct: f64,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// None for an empty sample.
+    pub fn of(samples: &[f64]) -> Option<Summary> {
+        let n = samples.len();
+        if n == 0 {
+            return None;
+        }
+        let mean = samples.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 { samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        let mut sorted = samples.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+        let stddev = var.sqrt();
+        Some(Summary { n, mean, stddev, stddev_pct: 100.0 * stddev / mean, median, min: sorted[0], max: sorted[n - 1] })
+    }
+}
+
+/// Welch's unequal-variances t-test of `b` against `a`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Welch {
+    pub t: f64,
+    pub df: f64,
+    /// Two-sided p-value; None when it is undefined (fewer than 2 samples or no variance).
+    pub p: Option<f64>,
+}
+
+pub fn welch(a: &Summary, b: &Summary) -> Welch {
+    let (va, vb) = (a.stddev.powi(2) / a.n as f64, b.stddev.powi(2) / b.n as f64);
+    let se2 = va + vb;
+    if a.n < 2 || b.n < 2 || se2 == 0.0 {
+        return Welch { t: f64::NAN, df: f64::NAN, p: None };
+    }
+    let t = (b.mean - a.mean) / se2.sqrt();
+    let df = se2.powi(2) / (va.powi(2) / (a.n - 1) as f64 + vb.powi(2) / (b.n - 1) as f64);
+    let p = StudentsT::new(0.0, 1.0, df).ok().map(|dist| 2.0 * (1.0 - dist.cdf(t.abs())));
+    Welch { t, df, p }
+}
+
+/// What a comparison says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Faster,
+    Slower,
+    /// Not significant, or smaller than the control's noise.
+    Noise,
+    /// The A/A control itself differed: no verdict is trustworthy on this run.
+    Withheld,
+    /// Too few samples for a p-value.
+    Undecided,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::Noise => "~ (noise)",
+            Verdict::Withheld => "withheld (control unstable)",
+            Verdict::Undecided => "? (too few runs)",
+        }
+    }
+}
+
+pub const ALPHA: f64 = 0.05;
+
+/// `after` against `before`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub ratio: f64,
+    pub change_pct: f64,
+    pub welch: Welch,
+    pub verdict: Verdict,
+}
+
+/// Compares `after` with `before`. `noise_pct` is the control's absolute % difference between
+/// two identical arms; `control_unstable` withholds the verdict.
+pub fn compare(before: &Summary, after: &Summary, noise_pct: Option<f64>, control_unstable: bool) -> Comparison {
+    let ratio = after.mean / before.mean;
+    let change_pct = 100.0 * (ratio - 1.0);
+    let welch = welch(before, after);
+    let verdict = match welch.p {
+        _ if control_unstable => Verdict::Withheld,
+        None => Verdict::Undecided,
+        Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
+            if change_pct > 0.0 { Verdict::Faster } else { Verdict::Slower }
+        }
+        Some(_) => Verdict::Noise,
+    };
+    Comparison { ratio, change_pct, welch, verdict }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Student's sleep data (R: datasets::sleep), extra hours of sleep under two drugs.
+    const SLEEP_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+    const SLEEP_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn summary_matches_published_sleep_figures() {
+        let s = Summary::of(&SLEEP_1).unwrap();
+        assert!(close(s.mean, 0.75, 1e-12));
+        assert!(close(s.stddev, 1.789_010, 1e-6), "sd {}", s.stddev);
+        assert!(close(s.median, 0.35, 1e-12));
+        assert_eq!((s.min, s.max, s.n), (-1.6, 3.7, 10));
+        let s2 = Summary::of(&SLEEP_2).unwrap();
+        assert!(close(s2.stddev, 2.002_249, 1e-6), "sd {}", s2.stddev);
+    }
+
+    #[test]
+    fn welch_matches_r_t_test_on_sleep() {
+        // R: t.test(extra ~ group, data = sleep) gives t = -1.8608, df = 17.776, p = 0.07939
+        // (group 1 minus group 2; ours is b minus a, so a = group 2 gives the same sign).
+        let w = welch(&Summary::of(&SLEEP_2).unwrap(), &Summary::of(&SLEEP_1).unwrap());
+        assert!(close(w.t, -1.8608, 1e-4), "t {}", w.t);
+        assert!(close(w.df, 17.776, 1e-3), "df {}", w.df);
+        assert!(close(w.p.unwrap(), 0.07939, 1e-5), "p {:?}", w.p);
+    }
+
+    #[test]
+    fn verdicts_need_significance_and_more_than_the_noise() {
+        let a = Summary::of(&[100.0, 101.0, 99.0, 100.5, 99.5]).unwrap();
+        let b = Summary::of(&[110.0, 111.0, 109.0, 110.5, 109.5]).unwrap();
+        assert_eq!(compare(&a, &b, Some(1.0), false).verdict, Verdict::Faster);
+        assert_eq!(compare(&b, &a, Some(1.0), false).verdict, Verdict::Slower);
+        assert_eq!(compare(&a, &b, Some(12.0), false).verdict, Verdict::Noise, "inside the control's noise");
+        assert_eq!(compare(&a, &b, Some(1.0), true).verdict, Verdict::Withheld);
+        let c = Summary::of(&[100.2, 100.8, 99.1, 100.0, 99.9]).unwrap();
+        assert_eq!(compare(&a, &c, Some(0.0), false).verdict, Verdict::Noise, "not significant");
+        let one = Summary::of(&[100.0]).unwrap();
+        assert_eq!(compare(&one, &one, None, false).verdict, Verdict::Undecided);
+        assert!(close(compare(&a, &b, None, false).ratio, 1.1, 1e-12));
+    }
+
+    #[test]
+    fn empty_samples_have_no_summary() {
+        assert_eq!(Summary::of(&[]), None);
+    }
+}

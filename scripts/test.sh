@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up and runs every test suite in the repository: the Rust workspace, then each SDK
+# folder's test.sh. Exits non-zero if any suite fails; a suite that runs no test fails too.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+bash scripts/setup.sh || { echo "error: scripts/setup.sh failed" >&2; exit 1; }
+
+passed=0 failed=0 failures=()
+suite() {
+  local name="$1"; shift
+  echo "=== $name: $*"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+# Release mode: the idgen tests mint tens of millions of IDs.
+suite rust cargo test --workspace --release --locked
+for dir in sdks/*/; do
+  lang="$(basename "$dir")"
+  [ -f "$dir/test.sh" ] && suite "$lang" bash "$dir/test.sh"
+done
+
+echo
+[ ${#failures[@]} -gt 0 ] && echo "failed suites: ${failures[*]}"
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
