@@ -43,7 +43,8 @@ var (
 	decimalInt = regexp.MustCompile(`^-?[0-9]+$`)
 )
 
-// Serialize returns the 16 little-endian bytes of id, which may be any Go
+// Serialize is the contract's serializeMessageId (sdks/README.md): it returns
+// the 16 little-endian bytes of id, which may be any Go
 // integer type, a float64 holding an integer, a *big.Int, a decimal string,
 // or exactly 16 bytes (taken as they are).
 func Serialize(id any) ([16]byte, error) {
