@@ -44,9 +44,9 @@ var (
 )
 
 // Serialize is the contract's serializeMessageId (sdks/README.md): it returns
-// the 16 little-endian bytes of id, which may be any Go
-// integer type, a float64 holding an integer, a *big.Int, a decimal string,
-// or exactly 16 bytes (taken as they are).
+// the 16 little-endian bytes of id, which may be any Go integer type, a
+// float64 holding an integer, a *big.Int, a decimal string, or exactly 16
+// bytes (taken as they are).
 func Serialize(id any) ([16]byte, error) {
 	switch v := id.(type) {
 	case uint64:
