@@ -1,0 +1,120 @@
+//! The harness binary as a user runs it: bad settings, dead servers and failed runs give one
+//! clear line and a non-zero exit, within seconds.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn harness() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_harness"));
+    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "NAME", "RESULTS_DIR", "SERVER"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn fails_with(args: &[&str], expected: &str) {
+    let started = Instant::now();
+    let out: Output = harness().args(args).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(stderr.trim().lines().count() == 1 && stderr.starts_with(&format!("error: {expected}")), "{args:?}: {stderr}");
+    assert!(started.elapsed() < Duration::from_secs(15), "{args:?} took {:?}", started.elapsed());
+}
+
+#[test]
+fn bad_settings_give_one_line_and_a_non_zero_exit() {
+    fails_with(&["run", "--repeat", "0"], "REPEAT=0 is out of range");
+    fails_with(&["run", "--sdk", "rust,cobol"], "SDK=cobol is unknown");
+    fails_with(&["run", "--msg-id", "uuid,md5"], "MSG_ID=md5 is unknown to SDK rust");
+    fails_with(&["run", "--bits", "65"], "BITS=65 is out of range");
+    fails_with(&["run", "--pack", "0"], "PACK=0 is out of range");
+    fails_with(&["run", "--batch", "0"], "BATCH=0 is out of range");
+    fails_with(&["run", "--messages", "10"], "MESSAGES=10 is below BATCH=1000");
+    fails_with(&["produce", "--server", "127.0.0.1:1"], "cannot connect to 127.0.0.1:1");
+    fails_with(&["produce", "--msg-id", "nope"], "MSG_ID=nope is unknown");
+    fails_with(&["sink", "--listen", "0.0.0.0:0"], "--listen 0.0.0.0:0 is not a loopback address");
+}
+
+/// Starts `harness sink` on a free port and returns it with its address.
+fn sink_process(extra: &[&str]) -> (std::process::Child, String) {
+    let mut child = harness()
+        .args(["sink", "--listen", "127.0.0.1:0"])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stderr.as_mut().unwrap()).read_line(&mut first).unwrap();
+    let addr = first.split_whitespace().find(|w| w.starts_with("127.0.0.1:")).expect("listening line").to_owned();
+    (child, addr)
+}
+
+#[test]
+fn a_port_in_use_is_refused() {
+    let (mut sink, addr) = sink_process(&[]);
+    fails_with(&["sink", "--listen", &addr], &format!("cannot listen on {addr}"));
+    sink.kill().unwrap();
+    sink.wait().unwrap();
+}
+
+#[test]
+fn a_sink_killed_mid_run_fails_the_producer() {
+    let (mut sink, addr) = sink_process(&[]);
+    let producer = harness()
+        .args(["produce", "--server", &addr, "--msg-id", "uuid", "--messages", "1000000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    sink.kill().unwrap();
+    sink.wait().unwrap();
+    let started = Instant::now();
+    let out = producer.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no result line for a failed run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: ") && stderr.trim().lines().count() == 1, "{stderr}");
+}
+
+#[test]
+fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
+    let dir = std::env::temp_dir().join(format!("mintbench-cli-{}", std::process::id()));
+    let out = harness()
+        .args(["run", "--repeat", "1", "--timeout", "1", "--msg-id", "uuid", "--messages", "100000000", "--name", "timeout"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let md = std::fs::read_to_string(dir.join("timeout.md")).unwrap();
+    assert!(md.contains("| rust uuid | - | - | - | - | - | - | FAILED: timed out after 1s and was killed |"), "{md}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("timeout.json")).unwrap()).unwrap();
+    assert_eq!(json["complete"], true, "all runs were attempted");
+    assert!(json["analysis"]["comparisons"].as_array().unwrap().is_empty(), "no throughput compared for a failed variant");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_short_run_reports_every_variant_with_verified_delivery() {
+    let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
+    let out = harness()
+        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("short.json")).unwrap()).unwrap();
+    assert_eq!((json["complete"].as_bool(), json["runs_done"].as_u64()), (Some(true), Some(15)));
+    for arm in json["arms"].as_array().unwrap() {
+        for run in arm["runs"].as_array().unwrap() {
+            assert_eq!(run["sink"]["messages"], 20_000, "{run}");
+            assert_eq!(run["sink"]["duplicates"], 0);
+        }
+    }
+    assert_eq!(json["analysis"]["comparisons"].as_array().unwrap().len(), 2);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
