@@ -14,5 +14,5 @@ classpath="target/test-classes:target/classes:$(cat target/classpath.txt)"
 jmh_args=(-f 1 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf json -rff "$raw" 'mintbench.mint.MintBenchmark')
 java -cp "$classpath" org.openjdk.jmh.Main "${jmh_args[@]}"
 python3 jmh_report.py "$raw" \
-  --command "cd sdks/java && java -cp target/test-classes:target/classes:<test classpath> org.openjdk.jmh.Main ${jmh_args[*]}" \
+  --command "cd sdks/java && java -cp \"target/test-classes:target/classes:\$(cat target/classpath.txt)\" org.openjdk.jmh.Main ${jmh_args[*]}" \
   --md "$results/sdk-java-mint.md" --json "$results/sdk-java-mint.json"
