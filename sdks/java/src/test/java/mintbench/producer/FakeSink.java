@@ -105,9 +105,13 @@ final class FakeSink implements AutoCloseable {
         return frame;
     }
 
-    @Override
-    public void close() throws Exception {
-        server.close();
+    /** Waits until the connection is over, so what it recorded is complete. */
+    void awaitEnd() throws InterruptedException {
         thread.join(10_000);
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
     }
 }

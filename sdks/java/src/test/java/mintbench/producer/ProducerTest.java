@@ -36,7 +36,7 @@ class ProducerTest {
                 assertTrue(line.get("msgs_per_sec").asDouble() > 0);
                 assertTrue(line.get("rtt_p50_ns").asLong() <= line.get("rtt_p999_ns").asLong());
 
-                sink.close();
+                sink.awaitEnd();
                 assertEquals(LongStream.range(0, 2500).boxed().toList(), sink.seqs);
                 assertEquals(List.of(0L, 1L, 2L, 3L, 4L), sink.requests); // login, 3 batches, logout
                 assertTrue(sink.loggedOut);
