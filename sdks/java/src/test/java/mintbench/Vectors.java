@@ -38,7 +38,7 @@ public final class Vectors {
         return section;
     }
 
-    /** The entries of a section that is a list, or of an object's list-valued entries. */
+    /** The elements of a list section (or the values of an object), in order. */
     public static List<JsonNode> entries(JsonNode section) {
         List<JsonNode> entries = new ArrayList<>();
         section.forEach(entries::add);
