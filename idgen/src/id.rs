@@ -114,11 +114,12 @@ impl ParseIdError {
 #[derive(Clone, Copy)]
 enum Kind {
     TooLarge,
-    NotInteger,
     Invalid,
 }
 
-/// Decimal (`123`) or hex (`0x7b`, `0X7B`). No sign, whitespace, underscores or empty digits.
+/// Decimal (`123`) or hex (`0x7b`, `0X7B`). No sign, whitespace, underscores, fraction or
+/// exponent: a string that is not an integer literal is `Invalid` (the SDK contract's rule; only
+/// a number input can be `NotInteger`). A minus sign before a literal makes it `Negative`.
 impl FromStr for MessageId {
     type Err = ParseIdError;
 
@@ -129,18 +130,14 @@ impl FromStr for MessageId {
         };
         let parsed = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
             Some(hex) => digits(hex, 16),
-            None => digits(body, 10).map_err(|kind| match kind {
-                Kind::Invalid if is_fractional(body) => Kind::NotInteger,
-                other => other,
-            }),
+            None => digits(body, 10),
         };
         let input = s.to_owned();
         match (negative, parsed) {
-            (false, Ok(value)) => Ok(Self::from_u128(value)),
             (_, Err(Kind::Invalid)) => Err(ParseIdError::Invalid { input }),
             (true, _) => Err(ParseIdError::Negative { input }),
             (false, Err(Kind::TooLarge)) => Err(ParseIdError::TooLarge { input }),
-            (false, Err(Kind::NotInteger)) => Err(ParseIdError::NotInteger { input }),
+            (false, Ok(value)) => Ok(Self::from_u128(value)),
         }
     }
 }
@@ -161,19 +158,21 @@ fn digits(text: &str, radix: u32) -> Result<u128, Kind> {
     value.ok_or(Kind::TooLarge)
 }
 
-/// A decimal number with a fraction or an exponent (`1.5`, `2e3`, `.5`): a number, but not an
-/// integer literal.
-fn is_fractional(text: &str) -> bool {
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(at) => (&text[..at], Some(&text[at + 1..])),
-        None => (text, None),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = all_digits(int) && all_digits(frac) && !(int.is_empty() && frac.is_empty());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !e.is_empty() && all_digits(e)
-    });
-    mantissa_ok && exponent_ok && (mantissa.contains('.') || exponent.is_some())
+/// A JSON-style number: exact integers in 0..2^128 convert, anything else is rejected.
+impl TryFrom<f64> for MessageId {
+    type Error = ParseIdError;
+
+    fn try_from(value: f64) -> Result<Self, Self::Error> {
+        let input = value.to_string();
+        if value < 0.0 {
+            Err(ParseIdError::Negative { input })
+        } else if value.is_nan() || (value.is_finite() && value.fract() != 0.0) {
+            Err(ParseIdError::NotInteger { input })
+        } else if value >= u128::MAX as f64 {
+            // u128::MAX rounds to exactly 2^128 as an f64; +inf lands here too.
+            Err(ParseIdError::TooLarge { input })
+        } else {
+            Ok(Self::from_u128(value as u128))
+        }
+    }
 }

@@ -6,8 +6,8 @@ use crate::{MessageId, Mint};
 
 /// The six fixed bits of a v4 UUID read as a u128: version nibble 4 (bits 76..80) and variant
 /// 0b10 (bits 62..64).
-pub(crate) const V4_FIXED_MASK: u128 = 0xF << 76 | 0b11 << 62;
-pub(crate) const V4_FIXED_BITS: u128 = 0x4 << 76 | 0b10 << 62;
+const V4_FIXED_MASK: u128 = 0xF << 76 | 0b11 << 62;
+const V4_FIXED_BITS: u128 = 0x4 << 76 | 0b10 << 62;
 
 #[derive(Default)]
 pub struct ThreadRngUuid;

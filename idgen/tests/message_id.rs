@@ -67,8 +67,9 @@ fn rejects_out_of_range_and_garbage_by_kind() {
         ("-1", "negative"),
         ("-0x5", "negative"),
         ("-340282366920938463463374607431768211456", "negative"),
-        ("1.5", "not_integer"),
-        ("2e3", "not_integer"),
+        ("-1.5", "invalid"),
+        ("1.5", "invalid"),
+        ("2e3", "invalid"),
         ("", "invalid"),
         ("12x", "invalid"),
         ("-", "invalid"),
@@ -86,6 +87,24 @@ fn rejects_out_of_range_and_garbage_by_kind() {
             assert_eq!(rejected(input).kind(), kind, "{input}");
         }
     }
+}
+
+#[test]
+fn numbers_convert_only_when_exact_integers_in_range() {
+    let ok = |v: f64| MessageId::try_from(v).map(MessageId::as_u128);
+    assert_eq!(ok(0.0), Ok(0));
+    assert_eq!(ok(42.0), Ok(42));
+    assert_eq!(ok(2f64.powi(127)), Ok(1 << 127));
+    let kind = |v: f64| MessageId::try_from(v).unwrap_err().kind();
+    assert_eq!(kind(-1.0), "negative");
+    assert_eq!(kind(f64::NEG_INFINITY), "negative");
+    assert_eq!(kind(1.5), "not_integer");
+    assert_eq!(kind(f64::NAN), "not_integer");
+    assert_eq!(kind(2f64.powi(128)), "too_large");
+    assert_eq!(kind(f64::INFINITY), "too_large");
+    let err = MessageId::try_from(1.5).unwrap_err();
+    assert_eq!(err.input(), "1.5");
+    assert!(err.to_string().contains("\"1.5\"") && err.to_string().contains("2^128"));
 }
 
 #[test]

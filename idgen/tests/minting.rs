@@ -147,6 +147,29 @@ fn owned_generators_reseed_in_a_forked_child() {
     }
 }
 
+/// The hazard the strategy table states for `ThreadRngUuid` (and so the Iggy Rust SDK's path):
+/// `rand`'s ThreadRng is not reseeded on fork, so a child repeats its parent's next IDs.
+#[test]
+fn thread_rng_uuid_repeats_its_parent_in_a_forked_child() {
+    const N: usize = 100;
+    // A fresh thread, so its ThreadRng is far from its 64 KiB reseed point.
+    let (parent, child) = std::thread::spawn(|| {
+        ThreadRngUuid.mint();
+        let (read_fd, pid) = fork_with_pipe(|fd| {
+            for _ in 0..N {
+                write_all(fd, &ThreadRngUuid.mint().to_le_bytes());
+            }
+        });
+        let child = read_ids(read_fd);
+        wait_ok(pid);
+        let parent: Vec<u128> = (0..N).map(|_| ThreadRngUuid.mint().as_u128()).collect();
+        (parent, child)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(child, parent);
+}
+
 /// Counts of set bits at each of the 128 positions over `n` IDs, via per-byte histograms.
 fn bit_counts(n: usize, mut next: impl FnMut() -> MessageId) -> [u64; 128] {
     let mut hist = [[0u64; 256]; 16];
