@@ -58,19 +58,40 @@ impl PayloadSpec {
     /// Writes message `seq`'s payload into `out`, which is exactly [`Self::len`] bytes.
     pub fn write(&self, seq: u64, out: &mut [u8]) {
         let n = self.value_len();
-        for (i, chunk) in out.chunks_exact_mut(n).enumerate() {
-            chunk.copy_from_slice(&self.value(seq, i as u32).to_le_bytes()[..n]);
+        // Whole 8-byte stores while they fit: each one's spare high bytes are zero and are
+        // overwritten by the next value, so the hot path avoids a short copy per value.
+        let wide = self.wide_values(out.len());
+        for i in 0..wide {
+            out[i * n..i * n + 8].copy_from_slice(&self.value(seq, i as u32).to_le_bytes());
+        }
+        for i in wide..self.pack as usize {
+            out[i * n..i * n + n].copy_from_slice(&self.value(seq, i as u32).to_le_bytes()[..n]);
         }
     }
 
     /// True when `payload` is exactly message `seq`'s payload.
     pub fn matches(&self, seq: u64, payload: &[u8]) -> bool {
+        if payload.len() != self.len() {
+            return false;
+        }
         let n = self.value_len();
-        payload.len() == self.len()
-            && payload
-                .chunks_exact(n)
-                .enumerate()
-                .all(|(i, chunk)| chunk == &self.value(seq, i as u32).to_le_bytes()[..n])
+        // A value's bytes read as one 8-byte load, its neighbours' bytes masked off; values
+        // are below 2^BITS, so the unmasked bits above BITS must be zero in a match.
+        let byte_mask = u64::MAX >> (64 - 8 * n as u32);
+        let wide = self.wide_values(payload.len());
+        let wide_ok = (0..wide).all(|i| {
+            let word = u64::from_le_bytes(payload[i * n..i * n + 8].try_into().expect("8 bytes"));
+            word & byte_mask == self.value(seq, i as u32)
+        });
+        wide_ok
+            && (wide..self.pack as usize)
+                .all(|i| payload[i * n..i * n + n] == self.value(seq, i as u32).to_le_bytes()[..n])
+    }
+
+    /// How many leading values can be read or written as whole 8-byte words within `len` bytes.
+    fn wide_values(&self, len: usize) -> usize {
+        let n = self.value_len();
+        if len < 8 { 0 } else { ((len - 8) / n + 1).min(self.pack as usize) }
     }
 
     /// How far the sequence number carried by `payload` is from `expected`, modulo 2^BITS:
@@ -119,6 +140,26 @@ mod tests {
         spec.write(0, &mut out);
         assert_eq!(out, [0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa4, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa7, 0xa5, 0xa5, 0xa5, 0xa5, 0x01]);
         assert!(out.iter().all(|&b| b != 0));
+    }
+
+    #[test]
+    fn wide_and_narrow_writes_agree_with_the_definition_for_every_width() {
+        for bits in 1..=64 {
+            for pack in [1, 2, 3, 7, 167] {
+                let spec = PayloadSpec::new(bits, pack).unwrap();
+                let n = bits.div_ceil(8) as usize;
+                let mut out = vec![0xEE; spec.len()];
+                spec.write(1234, &mut out);
+                for (i, chunk) in out.chunks(n).enumerate() {
+                    assert_eq!(chunk, &spec.value(1234, i as u32).to_le_bytes()[..n], "bits {bits} pack {pack} value {i}");
+                }
+                assert!(spec.matches(1234, &out));
+                assert!(!spec.matches(1235, &out));
+                let last = out.len() - 1;
+                out[last] ^= 0x80;
+                assert!(!spec.matches(1234, &out), "bits {bits} pack {pack}: a flipped top bit must not match");
+            }
+        }
     }
 
     #[test]
