@@ -34,7 +34,7 @@ fn with_ids<T>(plan: &Plan, body: impl FnOnce(&mut dyn FnMut() -> [u8; 16]) -> a
         move || m.mint().to_le_bytes()
     }
     match plan.ids {
-        IdSource::Preset => {
+        IdSource::Preset | IdSource::Prebuilt => {
             // Every ID of the run minted before the first send: the zero-mint ceiling.
             let ids: Vec<[u8; 16]> = (0..plan.messages).map(|_| idgen::mint().to_le_bytes()).collect();
             let mut it = ids.into_iter();
@@ -58,6 +58,9 @@ pub struct Timing {
 fn produce(plan: &Plan, server: &str, next_id: &mut dyn FnMut() -> [u8; 16]) -> anyhow::Result<Timing> {
     let mut client = Client::connect(server)?;
     client.login("mintbench-rust")?;
+    if plan.ids == IdSource::Prebuilt {
+        return replay(plan, client, next_id);
+    }
     let mut frame = BytesMut::with_capacity(plan.frame_capacity());
     let mut rtt_ns = Vec::with_capacity(plan.timed_batches());
     let mut start = Instant::now();
@@ -73,6 +76,34 @@ fn produce(plan: &Plan, server: &str, next_id: &mut dyn FnMut() -> [u8; 16]) -> 
         if index >= plan.warmup_batches() {
             rtt_ns.push(sent.elapsed().as_nanos() as u64);
         }
+    }
+    let elapsed_ns = start.elapsed().as_nanos() as u64;
+    client.logout()?;
+    Ok(Timing { elapsed_ns, rtt_ns })
+}
+
+/// The sink's ceiling: every frame is built before the first send, so the timed loop only
+/// writes frames and waits for acks. The sink still checks every message.
+fn replay(plan: &Plan, mut client: Client, next_id: &mut dyn FnMut() -> [u8; 16]) -> anyhow::Result<Timing> {
+    let frames: Vec<BytesMut> = plan
+        .batches()
+        .map(|(first_seq, count)| {
+            let mut frame = BytesMut::with_capacity(plan.frame_capacity());
+            let header = client.next_header(Operation::SendMessages);
+            encode_send_messages(&mut frame, &header, &TARGET, now_micros(), first_seq, count, &plan.payload, &mut *next_id);
+            frame
+        })
+        .collect();
+    let (warmup, timed) = frames.split_at(plan.warmup_batches());
+    for frame in warmup {
+        client.request(frame)?;
+    }
+    let mut rtt_ns = Vec::with_capacity(timed.len());
+    let start = Instant::now();
+    for frame in timed {
+        let sent = Instant::now();
+        client.request(frame)?;
+        rtt_ns.push(sent.elapsed().as_nanos() as u64);
     }
     let elapsed_ns = start.elapsed().as_nanos() as u64;
     client.logout()?;

@@ -25,7 +25,8 @@ pub struct ProduceArgs {
     pub server: String,
     #[arg(long, env = "MODE", value_enum, default_value = "producer")]
     pub mode: Mode,
-    /// ID strategy: uuid, threadrng, fast, xoshiro, ospool, pooled or preset.
+    /// ID strategy: uuid, threadrng, fast, xoshiro, ospool, pooled, preset (IDs minted before
+    /// the timed window) or prebuilt (whole frames built before it: the sink's ceiling).
     #[arg(long = "msg-id", env = "MSG_ID", default_value = "fast")]
     pub msg_id: String,
     /// Bits per packed payload value, 1..=64.
@@ -51,6 +52,8 @@ pub enum IdSource {
     Mint(Strategy),
     /// Minted with `fast` before the first send.
     Preset,
+    /// Every frame, IDs included, built before the first send: the sink's ceiling.
+    Prebuilt,
 }
 
 /// Checked settings and the batch layout they imply.
@@ -70,6 +73,7 @@ impl ProduceArgs {
     pub fn plan(&self) -> anyhow::Result<Plan> {
         let ids = match self.msg_id.as_str() {
             "preset" => IdSource::Preset,
+            "prebuilt" => IdSource::Prebuilt,
             name => match name.parse::<Strategy>() {
                 Ok(s) => IdSource::Mint(s),
                 Err(_) => bail!("MSG_ID={name} is unknown; expected one of {}", msg_id_names().join(", ")),
@@ -95,7 +99,7 @@ impl ProduceArgs {
 
 /// Every MSG_ID the Rust producer knows.
 pub fn msg_id_names() -> Vec<&'static str> {
-    Strategy::ALL.iter().map(|s| s.name()).chain(["preset"]).collect()
+    Strategy::ALL.iter().map(|s| s.name()).chain(["preset", "prebuilt"]).collect()
 }
 
 impl Plan {
