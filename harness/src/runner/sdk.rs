@@ -23,7 +23,7 @@ pub struct Sdk {
 pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "rust",
-        msg_ids: &["uuid", "threadrng", "fast", "xoshiro", "ospool", "pooled", "preset"],
+        msg_ids: &["uuid", "threadrng", "fast", "xoshiro", "ospool", "pooled", "preset", "prebuilt"],
         needs: &[],
         build: None,
         producer: &[],
