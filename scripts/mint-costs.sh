@@ -26,6 +26,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "mint-costs: building" >&2
 cargo build --release --locked -q -p harness --bin mint-cost
+cargo bench --locked -q -p harness --bench mint --no-run
 bin=target/release/mint-cost
 
 for s in baseline "${strategies[@]}"; do
@@ -37,7 +38,7 @@ done
 
 for r in $(seq 1 "$RUNS"); do
   echo "mint-costs: divan run $r of $RUNS" >&2
-  cargo bench --locked -q -p harness --bench mint -- --color never >"$work/divan.$r" 2>/dev/null
+  cargo bench --locked -q -p harness --bench mint -- --color never >"$work/divan.$r"
 done
 
 python3 - "$work" "$N" "$RUNS" "${strategies[@]}" <<'PY'
