@@ -1,10 +1,9 @@
 //! mintbench's harness: the sink, the Rust producer, the run orchestrator and the test vectors.
 
-mod producer;
 mod runner;
-mod sink;
 mod vectors;
-mod wire;
+
+use harness::{producer, sink, wire};
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -27,10 +26,13 @@ enum Command {
     /// Serve the Iggy wire format for producers and check every delivery.
     Sink(SinkArgs),
     /// Run the Rust producer once and print one JSON result line.
-    Produce(producer::ProduceArgs),
-    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, and
-    /// write results/<NAME>.json and .md.
+    Produce(producer::ProduceCommand),
+    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, judge the
+    /// budgets, and write results/<NAME>.md, .json and .html (a suite file: -f suites/X.toml).
     Run(runner::RunArgs),
+    /// Measure what this machine can detect: false alarms of A/A suites and detection rates of
+    /// injected slowdowns.
+    Calibrate(runner::CalibrateArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
 }
@@ -58,23 +60,20 @@ struct SinkArgs {
     /// Seconds a connection may stay silent before it is closed.
     #[arg(long, default_value_t = SinkSettings::default().idle_timeout.as_secs())]
     idle_timeout: u64,
+    /// Connections served at once; more are closed on arrival.
+    #[arg(long, default_value_t = SinkSettings::default().max_connections)]
+    max_connections: usize,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Sink(args) => run_sink(args),
-        Command::Produce(args) => producer::run(&args).map(|result| {
+        Command::Produce(cmd) => producer::run_injected(&cmd.args, cmd.inject_ns).map(|result| {
             println!("{}", serde_json::to_string(&result).expect("serializable"));
         }),
-        Command::Run(args) => match runner::run(&args) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                eprintln!("error: at least one run FAILED; see the report");
-                return ExitCode::FAILURE;
-            }
-            Err(e) => Err(e),
-        },
+        Command::Run(args) => runner::run(&args),
+        Command::Calibrate(args) => runner::calibrate(&args),
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())
@@ -97,6 +96,7 @@ fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
     let settings = SinkSettings {
         max_frame: args.max_frame,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        max_connections: args.max_connections,
         log_connections: true,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

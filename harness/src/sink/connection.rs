@@ -1,18 +1,24 @@
 //! One client connection: read a frame, answer it, account for what it carried.
 
-use std::sync::Arc;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::BytesMut;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use super::catalog::Catalog;
 use super::counts::{Counts, Tally};
-use super::SinkSettings;
+use super::{Sink, SinkSettings};
 use crate::wire::{
-    BatchError, HEADER_LEN, Operation, PayloadSpec, RequestHeader, command, decode_send_messages, encode_login_reply_body,
-    encode_reply, status,
+    BatchError, HEADER_LEN, MetadataError, Operation, PayloadSpec, RequestHeader, command, decode_create_stream, decode_create_topic,
+    decode_get_partition_route, decode_get_stream, decode_get_topic, decode_send_messages, encode_cluster_metadata,
+    encode_login_reply_body, encode_partition_route, encode_reply, status,
 };
+
+/// The incarnation every partition route names; the sink never moves a partition.
+const PARTITION_INCARNATION: u64 = 1;
 
 /// Why a connection ended, for the sink's log line.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,6 +33,9 @@ pub enum Closed {
 pub struct Connection {
     stream: TcpStream,
     counts: Arc<Counts>,
+    catalog: Arc<Mutex<Catalog>>,
+    /// The sink's address, the one node of the cluster metadata it reports.
+    local: SocketAddr,
     settings: SinkSettings,
     /// The expected payloads; None counts messages without checking them.
     spec: Option<PayloadSpec>,
@@ -37,8 +46,19 @@ pub struct Connection {
 }
 
 impl Connection {
-    pub fn new(stream: TcpStream, counts: Arc<Counts>, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64) -> Self {
-        Connection { stream, counts, settings, spec, session, next_seq: 0, body: Vec::new(), reply: BytesMut::with_capacity(512) }
+    pub fn new(stream: TcpStream, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64) -> Self {
+        Connection {
+            stream,
+            counts: sink.counts.clone(),
+            catalog: sink.catalog.clone(),
+            local: sink.addr,
+            settings,
+            spec,
+            session,
+            next_seq: 0,
+            body: Vec::new(),
+            reply: BytesMut::with_capacity(512),
+        }
     }
 
     /// Serves frames until the client leaves, idles too long or breaks the framing.
@@ -86,17 +106,71 @@ impl Connection {
         self.reply.clear();
         let mut body = BytesMut::new();
         let (status, logout) = match request.operation {
+            Operation::SendMessages => (self.accept_batch(tally), false),
             Operation::Login => {
                 encode_login_reply_body(&mut body, 1, self.session, concat!("mintbench-sink ", env!("CARGO_PKG_VERSION")));
                 (status::OK, false)
             }
             Operation::NonReplicated(command::PING) => (status::OK, false),
             Operation::Logout => (status::OK, true),
-            Operation::SendMessages => (self.accept_batch(tally), false),
-            Operation::NonReplicated(_) | Operation::Other(_) => (status::INVALID_COMMAND, false),
+            Operation::NonReplicated(code) => (self.answer_query(code, &mut body), false),
+            Operation::CreateStream | Operation::CreateTopic => (self.answer_create(request.operation, &mut body), false),
+            Operation::Other(_) => (status::INVALID_COMMAND, false),
         };
+        if status != status::OK {
+            body.clear();
+        }
         encode_reply(&mut self.reply, request, status, &body);
         logout
+    }
+
+    /// The read-only metadata requests; a malformed body is an invalid command.
+    fn answer_query(&self, code: u32, body: &mut BytesMut) -> u32 {
+        self.query(code, body).unwrap_or_else(|e| self.refused(code, &e))
+    }
+
+    fn query(&self, code: u32, body: &mut BytesMut) -> Result<u32, MetadataError> {
+        let catalog = self.catalog.lock().expect("no connection panics holding the catalog");
+        match code {
+            command::GET_CLUSTER_METADATA => {
+                encode_cluster_metadata(body, "mintbench-sink", &self.local.ip().to_string(), self.local.port());
+            }
+            command::GET_STREAM => catalog.get_stream(body, &decode_get_stream(&self.body)?),
+            command::GET_TOPIC => {
+                let (stream, topic) = decode_get_topic(&self.body)?;
+                catalog.get_topic(body, &stream, &topic);
+            }
+            command::GET_PARTITION_ROUTE => {
+                let (stream, topic, partition) = decode_get_partition_route(&self.body)?;
+                match catalog.route(&stream, &topic, partition) {
+                    Ok(partitions) => encode_partition_route(body, PARTITION_INCARNATION, partitions),
+                    Err(status) => return Ok(status),
+                }
+            }
+            _ => return Ok(status::INVALID_COMMAND),
+        }
+        Ok(status::OK)
+    }
+
+    /// CREATE_STREAM and CREATE_TOPIC: their replies open with a result section (no
+    /// rejections) before the created entity.
+    fn answer_create(&self, operation: Operation, body: &mut BytesMut) -> u32 {
+        body.extend_from_slice(&0u32.to_le_bytes());
+        let mut catalog = self.catalog.lock().expect("no connection panics holding the catalog");
+        let created = match operation {
+            Operation::CreateStream => decode_create_stream(&self.body).map(|name| catalog.create_stream(body, name)),
+            _ => decode_create_topic(&self.body).map(|t| catalog.create_topic(body, &t.stream, t.name, t.partitions)),
+        };
+        match created {
+            Ok(Ok(())) => status::OK,
+            Ok(Err(status)) => status,
+            Err(e) => self.refused(u32::from(operation.code()), &e),
+        }
+    }
+
+    fn refused(&self, code: u32, e: &MetadataError) -> u32 {
+        eprintln!("sink: refused a request (code {code}): {e}");
+        status::INVALID_COMMAND
     }
 
     fn accept_batch(&mut self, tally: &mut Tally) -> u32 {

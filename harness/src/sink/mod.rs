@@ -1,12 +1,13 @@
 //! The sink: a TCP server speaking Iggy's wire format for the producer path. It validates every
 //! batch as Iggy's server does and checks that each message arrived exactly once, in order.
 
+mod catalog;
 mod connection;
 mod counts;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -15,6 +16,7 @@ use tokio::net::TcpListener;
 pub use counts::{Counts, CountsSnapshot};
 
 use crate::wire::PayloadSpec;
+use catalog::Catalog;
 use connection::{Closed, Connection};
 
 #[derive(Clone, Copy, Debug)]
@@ -23,13 +25,15 @@ pub struct SinkSettings {
     pub max_frame: u32,
     /// A connection silent this long is closed.
     pub idle_timeout: Duration,
+    /// Connections open at once; more are closed as soon as they are accepted.
+    pub max_connections: usize,
     /// Print a line per closed connection.
     pub log_connections: bool,
 }
 
 impl Default for SinkSettings {
     fn default() -> Self {
-        SinkSettings { max_frame: 64 << 20, idle_timeout: Duration::from_secs(30), log_connections: false }
+        SinkSettings { max_frame: 64 << 20, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false }
     }
 }
 
@@ -38,13 +42,14 @@ impl Default for SinkSettings {
 pub struct Sink {
     pub addr: SocketAddr,
     counts: Arc<Counts>,
+    catalog: Arc<Mutex<Catalog>>,
 }
 
 impl Sink {
     /// Binds `addr`; fails at once (e.g. the port is in use) rather than when serving.
     pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
-        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default() };
+        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default(), catalog: Arc::default() };
         let serving = serve(listener, sink.clone(), settings, expected);
         Ok((sink, serving))
     }
@@ -82,6 +87,8 @@ impl Sink {
 /// messages without checking them).
 async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>) {
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut turned_away = 0u64;
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -91,10 +98,25 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
                 continue;
             }
         };
+        if open.load(Relaxed) >= settings.max_connections {
+            // One line when the limit is first hit and one when it is left, not one per client.
+            if turned_away == 0 {
+                eprintln!("sink: {} connections open (limit); closing new ones until one ends", settings.max_connections);
+            }
+            turned_away += 1;
+            drop(stream);
+            continue;
+        }
+        if turned_away > 0 {
+            eprintln!("sink: closed {turned_away} connections at the limit of {}", settings.max_connections);
+            turned_away = 0;
+        }
         let _ = stream.set_nodelay(true);
         sink.counts.connection_opened();
-        let connection = Connection::new(stream, sink.counts.clone(), settings, expected, SESSIONS.fetch_add(1, Relaxed));
+        let slot = OpenSlot::take(&open);
+        let connection = Connection::new(stream, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed));
         tokio::spawn(async move {
+            let _slot = slot;
             let (closed, messages) = connection.serve().await;
             match closed {
                 Closed::ByClient if !settings.log_connections => {}
@@ -108,6 +130,22 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
                 Closed::Io(e) => eprintln!("sink: {peer} closed after {messages} messages: {e}"),
             }
         });
+    }
+}
+
+/// One open connection, counted until it is dropped (however its task ends).
+struct OpenSlot(Arc<AtomicUsize>);
+
+impl OpenSlot {
+    fn take(open: &Arc<AtomicUsize>) -> Self {
+        open.fetch_add(1, Relaxed);
+        OpenSlot(open.clone())
+    }
+}
+
+impl Drop for OpenSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Relaxed);
     }
 }
 

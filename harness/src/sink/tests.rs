@@ -40,8 +40,13 @@ fn logged_in(sink: &Sink) -> Client {
 fn status_of(client: &mut Client, frame: &[u8]) -> u32 {
     match client.request(frame) {
         Ok(_) => status::OK,
-        Err(e) => e.to_string().split("status ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap(),
+        Err(e) => status_in(&e),
     }
+}
+
+/// The status a refused request's error names.
+fn status_in(e: &anyhow::Error) -> u32 {
+    e.to_string().split("status ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap()
 }
 
 /// Waits until the sink has counted what the client sent (connections are served concurrently).
@@ -118,7 +123,7 @@ fn unknown_commands_get_invalid_command() {
     let sink = sink();
     let mut c = logged_in(&sink);
     let mut frame = BytesMut::new();
-    crate::wire::encode_request_header(&mut frame, &c.next_header(Operation::NonReplicated(12)));
+    crate::wire::encode_request_header(&mut frame, &c.next_header(Operation::NonReplicated(999)));
     crate::wire::patch_size(&mut frame);
     assert_eq!(status_of(&mut c, &frame), status::INVALID_COMMAND);
 }
@@ -166,4 +171,60 @@ fn a_port_in_use_is_an_error_at_once() {
     let second = Sink::spawn(first.addr, SinkSettings::default(), None);
     let message = format!("{:#}", second.err().expect("the port is taken"));
     assert!(message.starts_with(&format!("cannot listen on {}", first.addr)), "{message}");
+}
+
+/// Sends one metadata request and returns its reply body, or the status that refused it.
+fn metadata(client: &mut Client, operation: Operation, body: &[u8]) -> Result<Vec<u8>, u32> {
+    let mut frame = BytesMut::new();
+    crate::wire::encode_request_header(&mut frame, &client.next_header(operation));
+    frame.extend_from_slice(body);
+    crate::wire::patch_size(&mut frame);
+    client.request(&frame).map(<[u8]>::to_vec).map_err(|e| status_in(&e))
+}
+
+#[test]
+fn a_client_creates_a_stream_and_a_topic_and_gets_a_route_per_partition() {
+    use crate::wire::command::{GET_CLUSTER_METADATA, GET_PARTITION_ROUTE, GET_STREAM, GET_TOPIC};
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let by_name = |name: &[u8]| [&[2, name.len() as u8][..], name].concat();
+    let stream = by_name(b"mintbench");
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_STREAM), &stream), Ok(vec![]), "not found: an empty body");
+
+    let created = metadata(&mut c, Operation::CreateStream, &[&[9][..], b"mintbench"].concat()).unwrap();
+    assert_eq!(&created[..8], &[0, 0, 0, 0, 0, 0, 0, 0], "no rejections, then stream id 0");
+    let topic_body = [&stream[..], &3u32.to_le_bytes(), &[3], b"ids"].concat();
+    let created = metadata(&mut c, Operation::CreateTopic, &topic_body).unwrap();
+    assert_eq!(created.len(), 4 + 33 + 3 + 8 + 3 * 66, "result section, topic header, three partitions");
+    assert_eq!(metadata(&mut c, Operation::CreateTopic, &topic_body), Err(status::TOPIC_NAME_EXISTS));
+
+    assert!(!metadata(&mut c, Operation::NonReplicated(GET_STREAM), &stream).unwrap().is_empty());
+    let topic = [&stream[..], &by_name(b"ids")].concat();
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &topic).unwrap().len(), 33 + 3 + 8 + 3 * 66);
+    let route = |p: u32| [&topic[..], &p.to_le_bytes()].concat();
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(2)).unwrap().len(), 25);
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(3)), Err(status::PARTITION_NOT_FOUND));
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &stream), Err(status::INVALID_COMMAND), "malformed");
+
+    let roster = metadata(&mut c, Operation::NonReplicated(GET_CLUSTER_METADATA), &[]).unwrap();
+    let port_at = roster.len() - 10;
+    assert_eq!(u16::from_le_bytes([roster[port_at], roster[port_at + 1]]), sink.addr.port(), "the node is the sink");
+}
+
+#[test]
+fn connections_past_the_limit_are_closed_and_the_sink_goes_on() {
+    let settings = SinkSettings { idle_timeout: Duration::from_secs(5), max_connections: 3, ..SinkSettings::default() };
+    let sink = Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, Some(spec())).unwrap();
+    let held: Vec<Client> = (0..3).map(|_| logged_in(&sink)).collect();
+    let mut extra = raw(&sink);
+    assert_eq!(extra.read(&mut [0u8; 1]).unwrap(), 0, "the fourth connection is closed on arrival");
+    drop(held);
+    let c = (0..100).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        let mut c = Client::connect(&sink.addr.to_string()).ok()?;
+        c.login("mintbench-test").ok().map(|_| c)
+    });
+    let mut c = c.expect("served again once the others left");
+    let good = batch(&mut c, 0, 3);
+    assert_eq!(status_of(&mut c, &good), status::OK);
 }

@@ -25,6 +25,10 @@ const COMMAND_REPLY: u8 = 8;
 /// Command codes carried at byte 196 when the operation is [`Operation::NonReplicated`].
 pub mod command {
     pub const PING: u32 = 1;
+    pub const GET_CLUSTER_METADATA: u32 = 12;
+    pub const GET_PARTITION_ROUTE: u32 = 105;
+    pub const GET_STREAM: u32 = 200;
+    pub const GET_TOPIC: u32 = 300;
 }
 
 /// Reply status codes (Iggy error codes; 0 is success).
@@ -39,6 +43,14 @@ pub mod status {
     pub const UNEXPECTED_PAYLOAD: u32 = 4002;
     /// A frame whose size field is below the header size or above the sink's cap.
     pub const INVALID_FRAME_SIZE: u32 = 4003;
+    pub const STREAM_NOT_FOUND: u32 = 1009;
+    pub const STREAM_NAME_EXISTS: u32 = 1012;
+    pub const TOO_MANY_STREAMS: u32 = 1020;
+    pub const TOPIC_NOT_FOUND: u32 = 2010;
+    pub const TOPIC_NAME_EXISTS: u32 = 2013;
+    pub const INVALID_PARTITIONS_COUNT: u32 = 2019;
+    pub const TOO_MANY_TOPICS: u32 = 2021;
+    pub const PARTITION_NOT_FOUND: u32 = 3007;
 
     /// A status in words, for error lines.
     pub fn describe(status: u32) -> &'static str {
@@ -49,6 +61,14 @@ pub mod status {
             INVALID_CHECKSUM => "checksum mismatch",
             UNEXPECTED_PAYLOAD => "unexpected payload: lost, repeated or reordered messages, or BITS/PACK unlike the sink's",
             INVALID_FRAME_SIZE => "frame size out of bounds",
+            STREAM_NOT_FOUND => "stream not found",
+            STREAM_NAME_EXISTS => "stream name already exists",
+            TOO_MANY_STREAMS => "too many streams",
+            TOPIC_NOT_FOUND => "topic not found",
+            TOPIC_NAME_EXISTS => "topic name already exists",
+            INVALID_PARTITIONS_COUNT => "invalid partitions count",
+            TOO_MANY_TOPICS => "too many topics",
+            PARTITION_NOT_FOUND => "partition not found",
             _ => "unknown status",
         }
     }
@@ -59,16 +79,20 @@ pub enum Operation {
     Login,
     NonReplicated(u32),
     Logout,
+    CreateStream,
+    CreateTopic,
     SendMessages,
     Other(u8),
 }
 
 impl Operation {
-    fn code(self) -> u8 {
+    pub fn code(self) -> u8 {
         match self {
             Operation::Login => 1,
             Operation::NonReplicated(_) => 2,
             Operation::Logout => 3,
+            Operation::CreateStream => 128,
+            Operation::CreateTopic => 132,
             Operation::SendMessages => 160,
             Operation::Other(op) => op,
         }
@@ -93,6 +117,8 @@ impl RequestHeader {
             1 => Operation::Login,
             2 => Operation::NonReplicated(u32_at(head, CODE_AT)),
             3 => Operation::Logout,
+            128 => Operation::CreateStream,
+            132 => Operation::CreateTopic,
             160 => Operation::SendMessages,
             op => Operation::Other(op),
         };

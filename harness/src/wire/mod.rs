@@ -5,6 +5,7 @@ use bytes::BytesMut;
 
 mod header;
 mod messages;
+mod metadata;
 mod payload;
 
 pub use header::{
@@ -14,6 +15,10 @@ pub use header::{
 pub use messages::{
     BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, SendTarget, decode_send_messages,
     encode_send_messages,
+};
+pub use metadata::{
+    CreateTopic, Entity, Identifier, MetadataError, decode_create_stream, decode_create_topic, decode_get_partition_route,
+    decode_get_stream, decode_get_topic, encode_cluster_metadata, encode_entity, encode_partition_route, encode_topic,
 };
 pub use payload::PayloadSpec;
 
