@@ -1,0 +1,92 @@
+//! One run of the released client against a sink: connect, log in, find or create the stream
+//! and topic, send every batch with one request in flight, log out.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use bytes::Bytes;
+use harness::producer::{Plan, Timing};
+use iggy::prelude::{
+    Client, IggyClient, IggyError, IggyMessage, Identifier, MessageClient, Partitioning, StreamClient, StreamCreateOptions,
+    TopicClient, TopicCreateOptions, UserClient,
+};
+
+use crate::ids::Ids;
+
+/// How long connect and each reply may take, as for every producer of the contract.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
+pub const STREAM: &str = "mintbench";
+pub const TOPIC: &str = "ids";
+
+/// Awaits one client call within [`IO_TIMEOUT`], naming the call and the server when it fails.
+async fn bounded<T>(what: &str, server: &str, call: impl Future<Output = Result<T, IggyError>>) -> anyhow::Result<T> {
+    match tokio::time::timeout(IO_TIMEOUT, call).await {
+        Err(_) => bail!("{server} did not answer {what} within {IO_TIMEOUT:?}"),
+        Ok(Err(e)) => bail!("{what} at {server} failed: {e}"),
+        Ok(Ok(value)) => Ok(value),
+    }
+}
+
+/// Sends the plan's batches, batch `i` to partition `i % partitions`, and times the timed ones.
+pub async fn produce(plan: &Plan, server: &str, partitions: u32, ids: &mut Ids) -> anyhow::Result<Timing> {
+    let client = IggyClient::builder()
+        .with_tcp()
+        .with_server_address(server.to_owned())
+        .with_no_delay()
+        .with_reconnection_max_retries(Some(0))
+        .build()
+        .with_context(|| format!("SERVER={server} is not a usable address"))?;
+    bounded("connect", server, client.connect()).await?;
+    bounded("login", server, client.login_user("iggy", "iggy")).await?;
+    let (stream, topic) = stream_and_topic(&client, server, partitions).await?;
+
+    let mut rtt_ns = Vec::with_capacity(plan.timed_batches());
+    let mut start = Instant::now();
+    for (index, (first_seq, count)) in plan.batches().enumerate() {
+        if index == plan.warmup_batches() {
+            start = Instant::now();
+        }
+        let mut messages = batch(plan, first_seq, count, ids)?;
+        let partitioning = Partitioning::partition_id(index as u32 % partitions);
+        let sent = Instant::now();
+        bounded("SEND_MESSAGES", server, client.send_messages(&stream, &topic, &partitioning, &mut messages)).await?;
+        if index >= plan.warmup_batches() {
+            rtt_ns.push(sent.elapsed().as_nanos() as u64);
+        }
+    }
+    let elapsed_ns = start.elapsed().as_nanos() as u64;
+    bounded("logout", server, client.logout_user()).await?;
+    client.shutdown().await.ok();
+    Ok(Timing { elapsed_ns, rtt_ns })
+}
+
+/// The contract's messages `first_seq..first_seq + count`, each with its ID from `ids`.
+fn batch(plan: &Plan, first_seq: u64, count: u32, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
+    (first_seq..first_seq + u64::from(count))
+        .map(|seq| {
+            let mut payload = vec![0u8; plan.payload.len()];
+            plan.payload.write(seq, &mut payload);
+            IggyMessage::builder().id(ids.next()).payload(Bytes::from(payload)).build().context("building a message")
+        })
+        .collect()
+}
+
+/// Finds the stream and topic or creates them, as a producer sets itself up.
+async fn stream_and_topic(client: &IggyClient, server: &str, partitions: u32) -> anyhow::Result<(Identifier, Identifier)> {
+    let stream_name = Identifier::named(STREAM)?;
+    let stream = match bounded("GET_STREAM", server, client.get_stream(&stream_name)).await? {
+        Some(s) => s.id,
+        None => bounded("CREATE_STREAM", server, client.create_stream(STREAM, &StreamCreateOptions::default())).await?.id,
+    };
+    let stream = Identifier::numeric(stream)?;
+    let topic_name = Identifier::named(TOPIC)?;
+    let topic = match bounded("GET_TOPIC", server, client.get_topic(&stream, &topic_name)).await? {
+        Some(t) if t.partitions_count == partitions => t.id,
+        Some(t) => bail!("topic {TOPIC} at {server} has {} partitions, not PARTITIONS={partitions}", t.partitions_count),
+        None => {
+            let options = TopicCreateOptions { partitions_count: Some(partitions), ..TopicCreateOptions::default() };
+            bounded("CREATE_TOPIC", server, client.create_topic(&stream, TOPIC, &options)).await?.id
+        }
+    };
+    Ok((stream, Identifier::numeric(topic)?))
+}
