@@ -69,6 +69,15 @@ pub const SDKS: &[Sdk] = &[
         producer: &["python3", "sdks/python/producer.py"],
         version: &["python3", "--version"],
     },
+    Sdk {
+        name: "iggy",
+        // The released Iggy Rust client: `sdk` is its own UUIDv4 path (id 0), `uuid` an alias.
+        msg_ids: &["sdk", "uuid", "fast", "preset"],
+        needs: &["cargo"],
+        build: Some("iggy-producer/build.sh"),
+        producer: &["target/release/iggy-producer"],
+        version: &["rustc", "--version"],
+    },
 ];
 
 pub fn find(name: &str) -> anyhow::Result<&'static Sdk> {
