@@ -3,12 +3,45 @@
 #   instructions per ID  valgrind --tool=callgrind on target/release/mint-cost, minus its baseline
 #   getrandom per 1000   strace -f -c -e trace=getrandom on the same binary, minus its baseline
 #   ns per ID            the divan comparison (cargo bench -p harness --bench mint), RUNS runs
-# Writes results/mint-costs.md and results/mint-costs.json. Takes a few minutes.
+# Writes results/mint-costs.md and results/mint-costs.json, then the measured strategy tables in
+# idgen/README.md (the crate docs) and README.md from that JSON. Takes a few minutes.
 #   scripts/mint-costs.sh            N=262144 IDs per counted run, RUNS=5 divan runs
 #   N=1048576 RUNS=3 scripts/mint-costs.sh
+#   scripts/mint-costs.sh --docs     only rewrite the tables from results/mint-costs.json
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+
+# Rewrites the block between the mint-costs markers in each doc from results/mint-costs.json.
+write_docs() {
+  python3 - <<'PY'
+import json, re
+from pathlib import Path
+
+doc = json.loads(Path("results/mint-costs.json").read_text())
+fmt = lambda d: f"{d['median']:.2f} ({d['min']:.2f} .. {d['max']:.2f})"
+uuid = next(a for a in doc["anchors"] if a["name"] == "uuid_new_v4")
+lines = [f"From `{doc['command']}` on {doc['date']} ({doc['cpu']}, {doc['cores']} cores), written to "
+         "`results/mint-costs.md`; `Uuid::new_v4()` measured "
+         f"{fmt(uuid['ns_per_id'])} ns/ID in the same runs.", "",
+         "| strategy | ns/ID, 1 thread: median (min .. max) over runs | Ir/ID (user space) | getrandom per 1000 IDs |",
+         "|---|---:|---:|---:|"]
+lines += [f"| {r['name']} | {fmt(r['ns_per_id'])} | {r['ir_per_id']:.2f} | {r['getrandom_per_1000']:.4f} |"
+          for r in doc["strategies"]]
+block = "<!-- mint-costs:begin -->\n" + "\n".join(lines) + "\n<!-- mint-costs:end -->"
+for path in (Path("idgen/README.md"), Path("README.md")):
+    text = path.read_text()
+    if "<!-- mint-costs:begin -->" not in text:
+        raise SystemExit(f"error: {path} has no mint-costs markers")
+    path.write_text(re.sub(r"<!-- mint-costs:begin -->.*?<!-- mint-costs:end -->", lambda _: block, text, flags=re.S))
+PY
+  echo "mint-costs: rewrote the measured tables in idgen/README.md and README.md" >&2
+}
+
+if [ "${1:-}" = --docs ]; then
+  write_docs
+  exit 0
+fi
 N="${N:-262144}"
 RUNS="${RUNS:-5}"
 strategies=(fast pooled xoshiro ospool uuid threadrng)
@@ -106,6 +139,7 @@ for s in strategies:
 anchors = [{"name": a, "divan_bench": f"anchors::{a}", "ns_per_id": ns(a, 1),
             "ns_per_id_2_threads": ns(a, 2)} for a in ANCHORS]
 by = {r["name"]: r for r in rows}
+by_anchor = {a["name"]: a["ns_per_id"] for a in anchors}
 
 speedups = [d[("uuid_new_v4", 1)] / d[("mint", 1)] for d in runs_data]
 speedup = {"median": round(statistics.median(speedups), 1), "min": round(min(speedups), 1),
@@ -184,5 +218,7 @@ md += ["", f"`mint()` against `Uuid::new_v4()` in the same run: {speedup['median
 for t in targets:
     md.append(f"| {t['target']} | {t['value']} | {'yes' if t['met'] else 'no'} |")
 Path("results/mint-costs.md").write_text("\n".join(md) + "\n")
+
 print("wrote results/mint-costs.md and results/mint-costs.json", file=sys.stderr)
 PY
+write_docs
