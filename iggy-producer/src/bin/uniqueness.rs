@@ -214,7 +214,11 @@ fn write_record(base: &Path, processes: u32, forked: u32, per_process: u64, c: &
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let date = command_output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
     let machine = format!("{}; {} CPUs; {}", cpu_model(), command_output("nproc", &[]), command_output("uname", &["-sr"]));
-    let commit = command_output("git", &["rev-parse", "--short", "HEAD"]);
+    // The minting code is idgen's: a commit with idgen changes on top would not be what ran.
+    let mut commit = command_output("git", &["rev-parse", "--short", "HEAD"]);
+    if !command_output("git", &["status", "--porcelain", "--", "idgen"]).is_empty() {
+        commit.push_str(" with uncommitted changes under idgen/");
+    }
     let json = json!({
         "command": command, "date": date, "machine": machine, "commit": commit,
         "processes": processes, "forked": forked, "spawned": processes - forked,
