@@ -4,6 +4,7 @@ mod fork;
 mod id;
 pub mod ospool;
 pub mod pooled;
+mod slots;
 mod strategy;
 pub mod thread_rng_uuid;
 pub mod uuid_v4;

@@ -5,22 +5,20 @@ use chacha20::rand_core::SeedableRng;
 use chacha20::rand_core::block::Generator;
 use chacha20::{ChaChaCore, R8, variants::Legacy};
 
+use crate::slots::Slots;
 use crate::{MessageId, Mint, fork};
 
 /// ChaCha8 with a 64-bit block counter (2^64 blocks before the stream would wrap).
 type Core = ChaChaCore<R8, Legacy>;
-/// IDs per pool: 4 KiB, sixteen calls of the core's 4-block (AVX2-wide) generator.
-const SLOTS: usize = 256;
+/// Words per call of the core's 4-block (AVX2-wide) generator: sixteen calls fill a pool.
 const WORDS_PER_CALL: usize = 64;
 
 pub struct Pooled {
-    /// Next slot to hand out; `SLOTS` means empty.
-    next: usize,
     /// The fork generation the core was seeded in.
-    generation: u64,
+    seeded_in: u64,
     /// `None` until first use, so the thread-local behind `mint()` can start out const.
     core: Option<Core>,
-    pool: [[u8; 16]; SLOTS],
+    slots: Slots,
 }
 
 impl Pooled {
@@ -36,23 +34,18 @@ impl Pooled {
     pub fn from_seed(seed: [u8; 32]) -> Self {
         fork::register();
         Self {
-            generation: fork::generation(),
+            seeded_in: fork::generation(),
             core: Some(Core::from_seed(seed)),
             ..Self::UNSEEDED
         }
     }
 
     /// Empty and unseeded: the first `mint` seeds from the OS.
-    pub(crate) const UNSEEDED: Self = Self {
-        next: SLOTS,
-        generation: 0,
-        core: None,
-        pool: [[0; 16]; SLOTS],
-    };
+    pub(crate) const UNSEEDED: Self = Self { seeded_in: 0, core: None, slots: Slots::EMPTY };
 
     fn reseed(&mut self) {
         fork::register();
-        self.generation = fork::generation();
+        self.seeded_in = fork::generation();
         self.core = Some(Core::from_seed(fork::os_seed()));
     }
 
@@ -60,19 +53,19 @@ impl Pooled {
     #[cold]
     #[inline(never)]
     fn refill(&mut self) -> MessageId {
-        if self.core.is_none() || self.generation != fork::generation() {
+        if self.core.is_none() || self.seeded_in != fork::generation() {
             self.reseed();
         }
         let core = self.core.as_mut().expect("seeded above");
-        let mut words = [0u32; WORDS_PER_CALL];
-        for chunk in self.pool.chunks_exact_mut(WORDS_PER_CALL / 4) {
-            core.generate(&mut words);
-            for (dst, word) in chunk.as_flattened_mut().chunks_exact_mut(4).zip(words) {
-                dst.copy_from_slice(&word.to_le_bytes());
+        self.slots.refill(|pool| {
+            let mut words = [0u32; WORDS_PER_CALL];
+            for chunk in pool.chunks_exact_mut(WORDS_PER_CALL / 4) {
+                core.generate(&mut words);
+                for (dst, word) in chunk.as_flattened_mut().chunks_exact_mut(4).zip(words) {
+                    dst.copy_from_slice(&word.to_le_bytes());
+                }
             }
-        }
-        self.next = 1;
-        MessageId::from_le_bytes(self.pool[0])
+        })
     }
 }
 
@@ -86,11 +79,9 @@ impl Mint for Pooled {
     /// An index check, a generation check and one 16-byte copy.
     #[inline(always)]
     fn mint(&mut self) -> MessageId {
-        let next = self.next;
-        if next < SLOTS && self.generation == fork::generation() {
-            self.next = next + 1;
-            return MessageId::from_le_bytes(self.pool[next]);
+        match self.slots.take() {
+            Some(id) => id,
+            None => self.refill(),
         }
-        self.refill()
     }
 }
