@@ -1,6 +1,7 @@
 //! `harness produce`: the Rust producer (SDK row `rust`). It speaks the contract in
 //! sdks/README.md: settings from flags or the environment, one JSON result line on stdout.
 
+mod busy_wait;
 pub mod client;
 mod settings;
 
@@ -17,13 +18,36 @@ use client::Client;
 
 const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
+/// `harness produce`: the contract's settings, and INJECT_NS for `harness calibrate`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ProduceCommand {
+    #[command(flatten)]
+    pub args: ProduceArgs,
+    /// Busy-wait added to each message's minting, in ns; 0 adds nothing.
+    #[arg(long, env = "INJECT_NS", default_value_t = 0)]
+    pub inject_ns: u64,
+}
+
 /// Runs the producer (or the mint-only loop) as the settings say.
 pub fn run(args: &ProduceArgs) -> anyhow::Result<ProducerResult> {
+    run_injected(args, 0)
+}
+
+/// The same with a busy-wait of `inject_ns` per message inside the timed window.
+pub fn run_injected(args: &ProduceArgs, inject_ns: u64) -> anyhow::Result<ProducerResult> {
     let plan = args.plan()?;
-    let timing = match plan.mode {
-        Mode::Producer => with_ids(&plan, |next_id| produce(&plan, &args.server, next_id))?,
-        Mode::Mint => with_ids(&plan, |next_id| Ok(mint_loop(&plan, next_id)))?,
+    let busy_wait = busy_wait::BusyWait::calibrated(inject_ns);
+    let measure = |next_id: &mut dyn FnMut() -> [u8; 16]| match plan.mode {
+        Mode::Producer => produce(&plan, &args.server, next_id),
+        Mode::Mint => Ok(mint_loop(&plan, next_id)),
     };
+    let timing = with_ids(&plan, |next_id| match &busy_wait {
+        None => measure(next_id),
+        Some(wait) => measure(&mut || {
+            wait.wait();
+            next_id()
+        }),
+    })?;
     Ok(plan.result("rust", timing))
 }
 
