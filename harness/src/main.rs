@@ -26,10 +26,13 @@ enum Command {
     /// Serve the Iggy wire format for producers and check every delivery.
     Sink(SinkArgs),
     /// Run the Rust producer once and print one JSON result line.
-    Produce(producer::ProduceArgs),
-    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, and
-    /// write results/<NAME>.json and .md.
+    Produce(producer::ProduceCommand),
+    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, judge the
+    /// budgets, and write results/<NAME>.md, .json and .html (a suite file: -f suites/X.toml).
     Run(runner::RunArgs),
+    /// Measure what this machine can detect: false alarms of A/A suites and detection rates of
+    /// injected slowdowns.
+    Calibrate(runner::CalibrateArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
 }
@@ -66,17 +69,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Sink(args) => run_sink(args),
-        Command::Produce(args) => producer::run(&args).map(|result| {
+        Command::Produce(cmd) => producer::run_injected(&cmd.args, cmd.inject_ns).map(|result| {
             println!("{}", serde_json::to_string(&result).expect("serializable"));
         }),
-        Command::Run(args) => match runner::run(&args) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                eprintln!("error: at least one run FAILED; see the report");
-                return ExitCode::FAILURE;
-            }
-            Err(e) => Err(e),
-        },
+        Command::Run(args) => runner::run(&args),
+        Command::Calibrate(args) => runner::calibrate(&args),
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())

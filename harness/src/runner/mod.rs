@@ -1,108 +1,138 @@
-//! `harness run`: every SDK x MSG_ID variant, each run its own process, interleaved
-//! (A B B A ...) after one discarded warm-up run each, with an A/A control that calibrates the
-//! noise. Reports are rewritten after every run, marked incomplete until the last one.
+//! `harness run`: every workload of a suite (or the one the flags describe), each SDK x MSG_ID
+//! variant in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
+//! with an A/A control that calibrates the noise. Reports are rewritten after every run, marked
+//! incomplete until the last one; budgets turn the results into an exit code.
 
+mod analysis;
+mod arm;
+mod budget;
+mod calibrate;
+mod counts;
 mod execute;
+mod html;
 mod machine;
 mod report;
 pub mod sdk;
 mod settings;
 mod stats;
+mod suite;
+mod warnings;
 
-use std::time::Duration;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
+pub use calibrate::{CalibrateArgs, calibrate};
 pub use settings::RunArgs;
 
-use crate::producer::Mode;
-use crate::sink::{Sink, SinkSettings};
-use crate::wire::PayloadSpec;
-use execute::{Outcome, run_once};
+use execute::Lab;
 use machine::Machine;
-use report::{Arm, Report, RunRecord};
+use report::Report;
+use suite::Suite;
 
 /// The control: the Rust producer with the Iggy Rust SDK's own mint path, as two identical arms.
 const CONTROL_SDK: &str = "rust";
 const CONTROL_MSG_ID: &str = "threadrng";
 
-/// Runs the whole benchmark; Ok(false) when any run FAILED.
-pub fn run(args: &RunArgs) -> anyhow::Result<bool> {
-    let (settings, sdks) = args.resolve()?;
+/// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
+pub fn run(args: &RunArgs) -> anyhow::Result<()> {
+    let suite = Suite::load(args)?;
+    let strace = counts::strace_available();
+    if args.dry_run {
+        print!("{}", suite.describe(strace));
+        return Ok(());
+    }
     let root = sdk::repo_root();
     let results_dir = args.results_dir.clone().unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
-    let mut used = sdks.clone();
-    if settings.mode == Mode::Producer && !used.iter().any(|s| s.name == CONTROL_SDK) {
-        used.push(sdk::find(CONTROL_SDK)?);
+    let mut used: Vec<&sdk::Sdk> = vec![sdk::find(CONTROL_SDK)?];
+    for s in suite.workloads.iter().flat_map(|w| &w.sdks) {
+        if !used.iter().any(|u| u.name == s.name) {
+            used.push(s);
+        }
     }
     for sdk in &used {
         eprintln!("building {} ...", sdk.name);
         sdk.build(&root)?;
     }
-
-    let mut arms = Vec::new();
-    if settings.mode == Mode::Producer {
-        arms.push(Arm::new(CONTROL_SDK, CONTROL_MSG_ID, Some('A')));
-        arms.push(Arm::new(CONTROL_SDK, CONTROL_MSG_ID, Some('B')));
-    }
-    for sdk in &sdks {
-        for msg_id in &settings.msg_ids {
-            arms.push(Arm::new(sdk.name, msg_id, None));
-        }
-    }
-    let order = schedule(arms.len(), settings.repeat as usize);
-
-    let sink = match settings.mode {
-        Mode::Producer => {
-            let spec = PayloadSpec::new(settings.bits, settings.pack)?;
-            Some(Sink::spawn("127.0.0.1:0".parse().expect("valid address"), SinkSettings::default(), Some(spec))?)
-        }
-        Mode::Mint => None,
-    };
     let toolchains: Vec<(&str, &[&str])> = used.iter().map(|s| (s.name, s.version)).collect();
-    let mut report = Report::new(settings.clone(), Machine::describe(&root, &toolchains), arms, order.len());
-    let paths = report.paths(&results_dir);
-    report.write(&paths)?;
+    let mut report = Report::new(&suite, Machine::describe(&root, &toolchains), suite.runs(strace));
+    if suite.workloads.iter().any(|w| w.settings.counts) && !strace {
+        report.warnings.push(warnings::Warning {
+            cause: "strace is not installed, so there are no syscall or getrandom counts".into(),
+            fix: "apt-get install strace, or set COUNTS=false to say they are not wanted".into(),
+        });
+    }
+    for w in report.all_warnings() {
+        eprintln!("{w}");
+    }
+    report.write(&results_dir, &args.format)?;
 
-    let bar = ProgressBar::new(order.len() as u64).with_style(
+    let bar = ProgressBar::new(report.runs_total as u64).with_style(
         ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}").expect("valid template"),
     );
-    for (k, step) in order.iter().enumerate() {
-        let arm = &report.arms[step.arm];
-        bar.set_message(format!("{}{}", arm.label(), if step.warmup { " (warm-up)" } else { "" }));
-        let sdk = sdk::find(&arm.sdk)?;
-        let mut env = settings.producer_env();
-        env.push(("MSG_ID", arm.msg_id.clone()));
-        if let Some(sink) = &sink {
-            env.push(("SERVER", sink.addr.to_string()));
+    let mut lab = Lab::new(root.clone());
+    let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
+    for (w, workload) in suite.workloads.iter().enumerate() {
+        let cpu_before = warnings::CpuSample::take();
+        let arms = report.workloads[w].arms.clone();
+        for step in schedule(arms.len(), workload.settings.repeat as usize) {
+            let arm = &arms[step.arm];
+            let prefix = if suite.workloads.len() > 1 { format!("{}: ", workload.settings.name) } else { String::new() };
+            bar.set_message(format!("{prefix}{}{}", arm.label(), if step.warmup { " (warm-up)" } else { "" }));
+            let (outcome, delivered) = lab.run(&workload.settings, arm, workload.settings.size(), None);
+            let line = match &outcome {
+                execute::Outcome::Ok(m) => format!("{:.0} msgs/s", m.result.msgs_per_sec),
+                execute::Outcome::Failed(reason) => format!("FAILED: {reason}"),
+            };
+            let k = report.runs_done + 1;
+            bar.println(format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" }));
+            report.record(w, step.arm, arm::RunRecord::new(k, step.warmup, outcome, delivered));
+            report.write(&results_dir, &args.format)?;
+            bar.inc(1);
         }
-        let before = sink.as_ref().map(Sink::counts).unwrap_or_default();
-        let outcome = run_once(sdk.command(&root)?, &env, Duration::from_secs(settings.timeout_s), &settings, &arm.msg_id);
-        let delivered = sink.as_ref().map(|s| s.counts().since(&before));
-        let outcome = match (outcome, delivered) {
-            (Outcome::Ok(result), Some(counts)) => match counts.delivery_problem(settings.messages) {
-                None => Outcome::Ok(result),
-                Some(problem) => Outcome::Failed(problem),
-            },
-            (outcome, _) => outcome,
-        };
-        let line = match &outcome {
-            Outcome::Ok(r) => format!("{:.0} msgs/s", r.msgs_per_sec),
-            Outcome::Failed(reason) => format!("FAILED: {reason}"),
-        };
-        bar.println(format!("run {}/{} {}{}: {line}", k + 1, order.len(), arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" }));
-        report.record(step.arm, RunRecord::new(k + 1, step.warmup, outcome, delivered));
-        report.write(&paths)?;
-        bar.inc(1);
+        let cpu_after = warnings::CpuSample::take();
+        if workload.settings.counts && strace {
+            std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.control.is_none()) {
+                bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
+                let counts = counts::measure(&mut lab, &workload.settings, arm, &scratch);
+                report.record_counts(w, i, counts, 2);
+                report.write(&results_dir, &args.format)?;
+                bar.inc(2);
+            }
+        }
+        let load = cpu_before.zip(cpu_after).and_then(|(a, b)| a.others_since(&b, &format!("workload {}", workload.settings.name)));
+        report.finish_workload(w, &budget_costs(&root), load);
     }
+    let _ = std::fs::remove_dir_all(&scratch);
     bar.finish_and_clear();
     report.finish();
-    report.write(&paths)?;
+    let written = report.write(&results_dir, &args.format)?;
     println!("{}", report.terminal_table());
-    eprintln!("wrote {} and {}", paths.0.display(), paths.1.display());
-    Ok(!report.any_failed())
+    eprintln!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+    outcome(&report)
+}
+
+fn budget_costs(root: &Path) -> PathBuf {
+    root.join("results").join("mint-costs.json")
+}
+
+/// The exit: an error naming what failed, so scripts and CI can gate on it.
+fn outcome(report: &Report) -> anyhow::Result<()> {
+    let failed_budgets = report.failed_budgets();
+    let budgets = failed_budgets.iter().map(|(w, c)| format!("{w}: {} {}", c.subject, c.budget)).collect::<Vec<_>>();
+    match (report.any_failed(), budgets.is_empty()) {
+        (false, true) => Ok(()),
+        (true, true) => bail!("at least one run FAILED; see the report"),
+        (failed, false) => bail!(
+            "{}{} budget(s) FAILED ({}); see the explanation above and in the report",
+            if failed { "at least one run FAILED and " } else { "" },
+            budgets.len(),
+            budgets.join("; ")
+        ),
+    }
 }
 
 /// One process to start: which arm, and whether it is its discarded warm-up run.

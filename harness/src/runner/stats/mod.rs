@@ -1,7 +1,14 @@
 //! Summaries of repeated runs and the comparisons between variants.
 
+mod bootstrap;
+mod mann_whitney;
+mod power;
+
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
+
+pub use mann_whitney::{MannWhitney, mann_whitney};
+pub use power::{runs_for, runs_needed};
 
 /// Central figures and spread of one variant's samples.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -82,21 +89,31 @@ impl Verdict {
 
 pub const ALPHA: f64 = 0.05;
 
+/// Power at which "runs needed" is given for a tie.
+pub const TIE_POWER: f64 = 0.8;
+
 /// `after` against `before`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     pub ratio: f64,
     pub change_pct: f64,
     pub welch: Welch,
+    /// Shown beside Welch; the verdict rule stays Welch's.
+    pub mann_whitney: MannWhitney,
+    /// Percentile bootstrap 95% interval of the ratio.
+    pub ratio_ci95: Option<(f64, f64)>,
+    /// For a `~`: the REPEAT that would detect the observed difference at TIE_POWER.
+    pub runs_needed: Option<u32>,
     pub verdict: Verdict,
 }
 
-/// Compares `after` with `before`. `noise_pct` is the control's absolute % difference between
-/// two identical arms; `control_unstable` withholds the verdict.
-pub fn compare(before: &Summary, after: &Summary, noise_pct: Option<f64>, control_unstable: bool) -> Comparison {
-    let ratio = after.mean / before.mean;
+/// Compares the samples `after` with `before` (both non-empty). `noise_pct` is the control's
+/// absolute % difference between two identical arms; `control_unstable` withholds the verdict.
+pub fn compare(before: &[f64], after: &[f64], noise_pct: Option<f64>, control_unstable: bool) -> Comparison {
+    let (b, a) = (Summary::of(before).expect("non-empty samples"), Summary::of(after).expect("non-empty samples"));
+    let ratio = a.mean / b.mean;
     let change_pct = 100.0 * (ratio - 1.0);
-    let welch = welch(before, after);
+    let welch = welch(&b, &a);
     let verdict = match welch.p {
         _ if control_unstable => Verdict::Withheld,
         None => Verdict::Undecided,
@@ -105,18 +122,26 @@ pub fn compare(before: &Summary, after: &Summary, noise_pct: Option<f64>, contro
         }
         Some(_) => Verdict::Noise,
     };
-    Comparison { ratio, change_pct, welch, verdict }
+    Comparison {
+        ratio,
+        change_pct,
+        welch,
+        mann_whitney: mann_whitney(before, after),
+        ratio_ci95: bootstrap::ratio_ci95(before, after),
+        runs_needed: if verdict == Verdict::Noise { runs_needed(&b, &a, TIE_POWER) } else { None },
+        verdict,
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     // Student's sleep data (R: datasets::sleep), extra hours of sleep under two drugs.
-    const SLEEP_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
-    const SLEEP_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+    pub(crate) const SLEEP_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+    pub(crate) const SLEEP_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
 
-    fn close(a: f64, b: f64, tol: f64) -> bool {
+    pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
     }
 
@@ -143,15 +168,18 @@ mod tests {
 
     #[test]
     fn verdicts_need_significance_and_more_than_the_noise() {
-        let a = Summary::of(&[100.0, 101.0, 99.0, 100.5, 99.5]).unwrap();
-        let b = Summary::of(&[110.0, 111.0, 109.0, 110.5, 109.5]).unwrap();
+        let a = [100.0, 101.0, 99.0, 100.5, 99.5];
+        let b = [110.0, 111.0, 109.0, 110.5, 109.5];
         assert_eq!(compare(&a, &b, Some(1.0), false).verdict, Verdict::Faster);
         assert_eq!(compare(&b, &a, Some(1.0), false).verdict, Verdict::Slower);
         assert_eq!(compare(&a, &b, Some(12.0), false).verdict, Verdict::Noise, "inside the control's noise");
         assert_eq!(compare(&a, &b, Some(1.0), true).verdict, Verdict::Withheld);
-        let c = Summary::of(&[100.2, 100.8, 99.1, 100.0, 99.9]).unwrap();
-        assert_eq!(compare(&a, &c, Some(0.0), false).verdict, Verdict::Noise, "not significant");
-        let one = Summary::of(&[100.0]).unwrap();
+        let c = [100.4, 101.1, 99.3, 100.6, 99.9];
+        let tie = compare(&a, &c, Some(0.0), false);
+        assert_eq!(tie.verdict, Verdict::Noise, "not significant");
+        assert!(tie.runs_needed.is_some_and(|n| n > 5), "a tie says how many runs would tell");
+        assert_eq!(compare(&a, &b, None, false).runs_needed, None, "only ties need more runs");
+        let one = [100.0];
         assert_eq!(compare(&one, &one, None, false).verdict, Verdict::Undecided);
         assert!(close(compare(&a, &b, None, false).ratio, 1.1, 1e-12));
     }

@@ -1,0 +1,97 @@
+//! What one workload's runs say: per-arm summaries, the A/A control, and each comparison.
+
+use serde::Serialize;
+
+use super::arm::{Arm, Latency};
+use super::counts::Counts;
+use super::stats::{Comparison, Summary, Verdict, compare};
+
+/// The MSG_ID every other variant of an SDK is compared with.
+pub const BASELINE: &str = "uuid";
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ArmAnalysis {
+    pub label: String,
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency: Option<Latency>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_bytes_per_msg: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ComparisonRow {
+    pub sdk: String,
+    pub before: String,
+    pub after: String,
+    #[serde(flatten)]
+    pub comparison: Comparison,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub arms: Vec<ArmAnalysis>,
+    /// Control B against control A.
+    pub control: Option<ComparisonRow>,
+    /// The control's absolute % difference: changes smaller than this are noise.
+    pub noise_pct: Option<f64>,
+    pub control_unstable: bool,
+    pub comparisons: Vec<ComparisonRow>,
+}
+
+/// Each SDK's variants against its BASELINE arm, as (before, after) arm indexes.
+pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
+    let base = |sdk: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == BASELINE);
+    arms.iter()
+        .enumerate()
+        .filter(|(_, a)| a.control.is_none() && a.msg_id != BASELINE)
+        .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)))
+        .collect()
+}
+
+impl Analysis {
+    pub fn of(arms: &[Arm], pairs: &[(usize, usize)]) -> Analysis {
+        let analysed = arms
+            .iter()
+            .map(|a| ArmAnalysis {
+                label: a.label(),
+                status: if a.failure().is_some() { "FAILED" } else { "ok" },
+                failure: a.failure().map(str::to_owned),
+                summary: a.summary(),
+                latency: a.latency(),
+                alloc_bytes_per_msg: a.alloc_bytes_per_msg(),
+                counts: a.counts,
+            })
+            .collect();
+        let control_arm = |c| arms.iter().position(|a| a.control == Some(c));
+        let control = match (control_arm('A'), control_arm('B')) {
+            (Some(a), Some(b)) => row(arms, a, b, None, false),
+            _ => None,
+        };
+        let noise_pct = control.as_ref().map(|c| c.comparison.change_pct.abs());
+        let control_unstable = control.as_ref().is_some_and(|c| matches!(c.comparison.verdict, Verdict::Faster | Verdict::Slower));
+        let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, noise_pct, control_unstable)).collect();
+        Analysis { arms: analysed, control, noise_pct, control_unstable, comparisons }
+    }
+
+    /// `after` against `before` under this workload's control.
+    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<Comparison> {
+        row(arms, before, after, self.noise_pct, self.control_unstable).map(|r| r.comparison)
+    }
+}
+
+fn row(arms: &[Arm], before: usize, after: usize, noise_pct: Option<f64>, control_unstable: bool) -> Option<ComparisonRow> {
+    let (b, a) = (&arms[before], &arms[after]);
+    Some(ComparisonRow {
+        sdk: a.sdk.clone(),
+        before: b.variant(),
+        after: a.variant(),
+        comparison: compare(&b.valid_samples()?, &a.valid_samples()?, noise_pct, control_unstable),
+    })
+}

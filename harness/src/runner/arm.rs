@@ -1,0 +1,117 @@
+//! One SDK x MSG_ID variant (or one control arm) and every run it made.
+
+use serde::Serialize;
+
+use super::counts::Counts;
+use super::execute::Outcome;
+use super::stats::Summary;
+use crate::producer::ProducerResult;
+use crate::sink::CountsSnapshot;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Arm {
+    pub sdk: String,
+    pub msg_id: String,
+    /// 'A' or 'B' for the two identical control arms.
+    pub control: Option<char>,
+    /// Busy-wait added per message (INJECT_NS, Rust producer only), for `harness calibrate`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub inject_ns: u64,
+    pub runs: Vec<RunRecord>,
+    /// Syscall counts per message from the instrumented runs, when strace was available.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRecord {
+    /// Position in the interleaved order, from 1.
+    pub order: usize,
+    /// The discarded warm-up run.
+    pub warmup: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ProducerResult>,
+    /// The optional result-line field of the same name (sdks/README.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_bytes_per_msg: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+    /// What the sink counted during this run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sink: Option<CountsSnapshot>,
+}
+
+impl RunRecord {
+    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<CountsSnapshot>) -> RunRecord {
+        let (result, alloc_bytes_per_msg, failed) = match outcome {
+            Outcome::Ok(m) => (Some(m.result), m.alloc_bytes_per_msg, None),
+            Outcome::Failed(why) => (None, None, Some(why)),
+        };
+        RunRecord { order, warmup, result, alloc_bytes_per_msg, failed, sink }
+    }
+}
+
+/// Medians over the timed runs of each run's batch round-trip percentiles.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Latency {
+    pub p50_ns: f64,
+    pub p99_ns: f64,
+    pub p999_ns: f64,
+}
+
+impl Arm {
+    pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
+        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, inject_ns: 0, runs: Vec::new(), counts: None }
+    }
+
+    pub fn label(&self) -> String {
+        format!("{} {}", self.sdk, self.variant())
+    }
+
+    /// The label without the SDK: MSG_ID, injected busy-wait, control arm.
+    pub fn variant(&self) -> String {
+        let inject = if self.inject_ns > 0 { format!(" +{} ns/msg", self.inject_ns) } else { String::new() };
+        let control = self.control.map_or(String::new(), |c| format!(" (control {c})"));
+        format!("{}{inject}{control}", self.msg_id)
+    }
+
+    pub fn failure(&self) -> Option<&str> {
+        self.runs.iter().find_map(|r| r.failed.as_deref())
+    }
+
+    fn timed(&self) -> impl Iterator<Item = &ProducerResult> {
+        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref())
+    }
+
+    /// Throughputs of the timed runs, in run order.
+    pub fn samples(&self) -> Vec<f64> {
+        self.timed().map(|r| r.msgs_per_sec).collect()
+    }
+
+    /// The samples, only for an arm none of whose runs failed.
+    pub fn valid_samples(&self) -> Option<Vec<f64>> {
+        let samples = self.samples();
+        (self.failure().is_none() && !samples.is_empty()).then_some(samples)
+    }
+
+    pub fn summary(&self) -> Option<Summary> {
+        self.valid_samples().and_then(|s| Summary::of(&s))
+    }
+
+    pub fn latency(&self) -> Option<Latency> {
+        let pick = |f: fn(&ProducerResult) -> Option<u64>| median(self.timed().filter_map(f).map(|v| v as f64).collect());
+        Some(Latency { p50_ns: pick(|r| r.rtt_p50_ns)?, p99_ns: pick(|r| r.rtt_p99_ns)?, p999_ns: pick(|r| r.rtt_p999_ns)? })
+    }
+
+    pub fn alloc_bytes_per_msg(&self) -> Option<f64> {
+        median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.alloc_bytes_per_msg).collect())
+    }
+}
+
+fn median(values: Vec<f64>) -> Option<f64> {
+    Summary::of(&values).map(|s| s.median)
+}

@@ -1,0 +1,255 @@
+//! Budgets: a workload's `[workload.expect]` block, judged after its runs, so an SDK's CI can
+//! gate on a run's exit code. Each failure says what was observed, what was asked, and what
+//! that means.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::analysis::{Analysis, BASELINE};
+use super::arm::Arm;
+use super::settings::Resolved;
+use super::stats::{Comparison, Verdict};
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The MSG_ID the budgets judge, for every SDK of the workload [default: fast].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// A verdict of `faster` against this MSG_ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faster_than: Option<String>,
+    /// Mean msgs/s at least this many times that of `faster_than` (or the baseline, uuid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speedup_at_least: Option<f64>,
+    /// A verdict of `~ (noise)` against this MSG_ID: no measurable cost over it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within_noise_of: Option<String>,
+    /// Median over runs of the batch round trip's 99.9th percentile, e.g. "2ms", "800us".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p99_9_below: Option<String>,
+    /// Instructions per ID of the variant in idgen (results/mint-costs.json, the Rust
+    /// strategies measured by scripts/mint-costs.sh).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ir_per_id_below: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    /// Which SDK row the check is about ("idgen" for the instruction count).
+    pub subject: String,
+    pub budget: String,
+    pub passed: bool,
+    pub observed: String,
+    /// Plain words for a failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<String>,
+}
+
+const DEFAULT_VARIANT: &str = "fast";
+
+impl Expect {
+    /// This block with its unset budgets taken from `below` (a workload's over the suite's).
+    pub fn over(&self, below: &Expect) -> Expect {
+        let (s, b) = (self.clone(), below.clone());
+        Expect {
+            variant: s.variant.or(b.variant),
+            faster_than: s.faster_than.or(b.faster_than),
+            speedup_at_least: s.speedup_at_least.or(b.speedup_at_least),
+            within_noise_of: s.within_noise_of.or(b.within_noise_of),
+            p99_9_below: s.p99_9_below.or(b.p99_9_below),
+            ir_per_id_below: s.ir_per_id_below.or(b.ir_per_id_below),
+        }
+    }
+
+    fn variant(&self) -> &str {
+        self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)
+    }
+
+    fn speedup_reference(&self) -> &str {
+        self.faster_than.as_deref().unwrap_or(BASELINE)
+    }
+
+    /// Refuses a budget that names a MSG_ID the workload does not run, or cannot hold.
+    pub fn check(&self, settings: &Resolved) -> anyhow::Result<()> {
+        let mut named = vec![("variant", self.variant())];
+        named.extend(self.faster_than.as_deref().map(|m| ("faster_than", m)));
+        named.extend(self.within_noise_of.as_deref().map(|m| ("within_noise_of", m)));
+        if self.speedup_at_least.is_some() {
+            named.push(("speedup_at_least's reference", self.speedup_reference()));
+        }
+        for (field, msg_id) in named {
+            if !settings.msg_ids.contains(&msg_id.to_owned()) {
+                bail!("expect.{field} = {msg_id:?} is not a MSG_ID of workload {} ({})", settings.name, settings.msg_ids.join(", "));
+            }
+        }
+        if let Some(x) = self.speedup_at_least {
+            if !(x.is_finite() && x > 0.0) {
+                bail!("expect.speedup_at_least = {x} is impossible: it must be a ratio above 0");
+            }
+        }
+        if let Some(x) = self.ir_per_id_below {
+            if !(x.is_finite() && x > 0.0) {
+                bail!("expect.ir_per_id_below = {x} is impossible: it must be above 0");
+            }
+        }
+        self.p99_9_limit()?;
+        Ok(())
+    }
+
+    fn p99_9_limit(&self) -> anyhow::Result<Option<Duration>> {
+        self.p99_9_below
+            .as_deref()
+            .map(|text| humantime::parse_duration(text).with_context(|| format!("expect.p99_9_below = {text:?} is not a duration like \"2ms\"")))
+            .transpose()
+    }
+
+    /// Judges every budget for every SDK of the workload. `mint_costs` is results/mint-costs.json.
+    pub fn judge(&self, settings: &Resolved, arms: &[Arm], analysis: &Analysis, mint_costs: &Path) -> Vec<Check> {
+        let variant = self.variant();
+        let find = |sdk: &str, msg_id: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == msg_id);
+        let mut checks = Vec::new();
+        for sdk in &settings.sdks {
+            let subject = format!("{sdk} {variant}");
+            let Some(arm) = find(sdk, variant) else { continue };
+            let compared = |other: &str| find(sdk, other).and_then(|o| analysis.compare(arms, o, arm));
+            if let Some(other) = &self.faster_than {
+                checks.push(faster_than(&subject, other, compared(other), settings));
+            }
+            if let Some(min) = self.speedup_at_least {
+                let other = self.speedup_reference();
+                checks.push(speedup(&subject, other, min, compared(other)));
+            }
+            if let Some(other) = &self.within_noise_of {
+                checks.push(within_noise(&subject, other, compared(other), settings));
+            }
+            if let Some(limit) = self.p99_9_limit().ok().flatten() {
+                checks.push(p99_9(&subject, &self.p99_9_below.clone().unwrap_or_default(), limit, arms[arm].latency().map(|l| l.p999_ns)));
+            }
+        }
+        if let Some(limit) = self.ir_per_id_below {
+            checks.push(ir_per_id(variant, limit, mint_costs));
+        }
+        checks
+    }
+}
+
+fn check(subject: &str, budget: String, passed: bool, observed: String, meaning: impl FnOnce() -> String) -> Check {
+    Check { subject: subject.into(), budget, passed, observed, meaning: (!passed).then(meaning) }
+}
+
+fn describe(c: &Comparison, other: &str) -> String {
+    let ci = c.ratio_ci95.map_or(String::new(), |(lo, hi)| format!(", 95% CI {lo:.2}x .. {hi:.2}x"));
+    let p = c.welch.p.map_or("no p-value".into(), |p| format!("Welch p = {p:.4}"));
+    format!("{:.2}x {other} ({:+.1}%{ci}), {p}: {}", c.ratio, c.change_pct, c.verdict.label())
+}
+
+const NOTHING: &str = "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line";
+
+fn faster_than(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved) -> Check {
+    let budget = format!("faster_than = {other:?}");
+    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    check(subject, budget, c.verdict == Verdict::Faster, describe(&c, other), || match c.verdict {
+        Verdict::Slower => format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster."),
+        Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
+        Verdict::Undecided => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
+        _ => format!(
+            "{subject} could not be told apart from {other} at REPEAT={}: the difference is within this machine's noise{}.",
+            s.repeat,
+            c.runs_needed.map_or(String::new(), |n| format!("; about {n} runs per variant would detect a difference this size"))
+        ),
+    })
+}
+
+fn speedup(subject: &str, other: &str, min: f64, c: Option<Comparison>) -> Check {
+    let budget = format!("speedup_at_least = {min}");
+    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    check(subject, budget, c.ratio >= min, describe(&c, other), || {
+        format!("{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.", c.ratio)
+    })
+}
+
+fn within_noise(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved) -> Check {
+    let budget = format!("within_noise_of = {other:?}");
+    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    check(subject, budget, c.verdict == Verdict::Noise, describe(&c, other), || match c.verdict {
+        Verdict::Slower => format!("{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput.", c.change_pct),
+        Verdict::Faster => format!("{subject} is measurably faster than {other}, which should be the ceiling: suspect the measurement (warm-up, drift) before the code."),
+        Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
+        _ => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
+    })
+}
+
+fn p99_9(subject: &str, text: &str, limit: Duration, observed_ns: Option<f64>) -> Check {
+    let budget = format!("p99_9_below = {text:?}");
+    let Some(ns) = observed_ns else {
+        return check(subject, budget, false, "no latency reported".into(), || "the producer reported no rtt_p999_ns, or its runs failed".into());
+    };
+    let limit_ns = limit.as_nanos() as f64;
+    check(subject, budget, ns < limit_ns, format!("p99.9 batch round trip {:.0} us (median of the runs)", ns / 1e3), || {
+        format!("one batch in a thousand waits {:.0} us or more for its ack, above the {:.0} us budget: tail latency is worse than promised.", ns / 1e3, limit_ns / 1e3)
+    })
+}
+
+#[derive(Deserialize)]
+struct MintCosts {
+    strategies: Vec<MintCost>,
+}
+
+#[derive(Deserialize)]
+struct MintCost {
+    name: String,
+    ir_per_id: f64,
+}
+
+fn ir_per_id(variant: &str, limit: f64, path: &Path) -> Check {
+    let subject = format!("idgen {variant}");
+    let budget = format!("ir_per_id_below = {limit}");
+    let costs = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<MintCosts>(&t).ok());
+    let Some(ir) = costs.and_then(|c| c.strategies.into_iter().find(|s| s.name == variant)).map(|s| s.ir_per_id) else {
+        return check(&subject, budget, false, format!("no ir_per_id for {variant} in {}", path.display()), || {
+            "the instruction count was never measured for this strategy: run scripts/mint-costs.sh (it writes results/mint-costs.json)".into()
+        });
+    };
+    check(&subject, budget, ir < limit, format!("{ir:.2} instructions per ID (callgrind, {})", path.display()), || {
+        format!("minting one ID takes {ir:.2} instructions, above the {limit} budget: the fast path has grown.")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Resolved {
+        crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+    }
+
+    #[test]
+    fn budgets_must_name_the_workloads_msg_ids() {
+        let s = settings();
+        let bad = Expect { within_noise_of: Some("preset".into()), ..Expect::default() };
+        assert!(bad.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"preset\" is not a MSG_ID of workload w"));
+        let bad = Expect { speedup_at_least: Some(-1.0), ..Expect::default() };
+        assert!(bad.check(&s).unwrap_err().to_string().contains("impossible"));
+        let bad = Expect { p99_9_below: Some("soon".into()), ..Expect::default() };
+        assert!(bad.check(&s).unwrap_err().to_string().contains("not a duration"));
+        assert!(Expect { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Expect::default() }.check(&s).is_ok());
+    }
+
+    #[test]
+    fn instruction_budget_reads_mint_costs() {
+        let dir = std::env::temp_dir().join(format!("mintbench-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mint-costs.json");
+        std::fs::write(&path, r#"{"strategies":[{"name":"fast","ir_per_id":21.5,"getrandom_per_1000":0.0}]}"#).unwrap();
+        assert!(ir_per_id("fast", 50.0, &path).passed);
+        let over = ir_per_id("fast", 20.0, &path);
+        assert!(!over.passed && over.meaning.unwrap().contains("21.50 instructions"));
+        let missing = ir_per_id("fast", 50.0, &dir.join("absent.json"));
+        assert!(!missing.passed && missing.meaning.unwrap().contains("scripts/mint-costs.sh"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

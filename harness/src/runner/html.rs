@@ -1,0 +1,250 @@
+//! The HTML report: one self-contained file (inline CSS and SVG, nothing fetched) with, per
+//! workload, a bar chart of mean throughput with +-1 sd error bars, a dot plot of every timed
+//! run, the verdict table, latency and counts, budgets and warnings.
+
+use std::fmt::Write as _;
+
+use super::analysis::ArmAnalysis;
+use super::arm::Arm;
+use super::report::{Report, WorkloadReport, thousands};
+
+const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
+h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
+td:first-child,th:first-child{text-align:left}.incomplete{color:#b00;font-weight:700}.passed{color:#060}.failed{color:#b00}\
+pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;white-space:pre-wrap}\
+.warnings li{color:#8a5a00}svg text{font:12px system-ui,sans-serif;fill:#222}svg .axis{stroke:#999}\
+.bar{fill:#6b8fc7}.bar.base{fill:#a9a9a9}.bar.control{fill:#d7c9a7}.error-bar{stroke:#222;stroke-width:1.5}\
+.sample{fill:#335;fill-opacity:.7}";
+
+/// Escapes text for HTML content and attribute values.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(&report.name));
+    let _ = writeln!(out, "<h1>{}</h1>", esc(&report.name));
+    let _ = writeln!(out, "<p class=\"status {}\">{}</p>", if report.complete { "complete" } else { "incomplete" }, esc(&report.status_line()));
+    if let Some(d) = &report.description {
+        let _ = writeln!(out, "<p>{}</p>", esc(d));
+    }
+    let m = &report.machine;
+    let _ = writeln!(
+        out,
+        "<ul class=\"meta\"><li>Command: <code>{}</code></li><li>Started {}, finished {}</li><li>Machine: {} ({} cores), Linux {}, revision {}</li><li>Toolchains: {}</li></ul>",
+        esc(&report.command),
+        esc(&report.started),
+        esc(report.finished.as_deref().unwrap_or("-")),
+        esc(&m.cpu_model),
+        m.cores,
+        esc(&m.kernel),
+        esc(&m.git_revision),
+        esc(&m.toolchains.join("; "))
+    );
+    for w in &report.workloads {
+        workload(w, &mut out);
+    }
+    warnings(report.warnings.iter(), &mut out);
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn workload(w: &WorkloadReport, out: &mut String) {
+    let _ = writeln!(out, "<section class=\"workload\" id=\"workload-{}\"><h2>{}</h2>", esc(&w.name), esc(&w.name));
+    let _ = writeln!(out, "<p>This workload alone: <code>{}</code></p>", esc(&w.command));
+    if let Some(a) = &w.analysis {
+        let _ = writeln!(out, "<h3>Mean {} (error bars: one standard deviation)</h3>", w.unit());
+        bar_chart(&w.arms, &a.arms, out);
+        let _ = writeln!(out, "<h3>Every timed run</h3>");
+        dot_plot(&w.arms, out);
+        verdicts(w, out);
+        measured(&a.arms, out);
+    }
+    if let Some(checks) = &w.budgets {
+        let failed: Vec<_> = w.failed_budgets().collect();
+        let class = if failed.is_empty() { "passed" } else { "failed" };
+        let _ = writeln!(out, "<div class=\"budgets {class}\"><h3>Budgets: {}</h3><p>{} of {} met.</p>", class.to_uppercase(), checks.len() - failed.len(), checks.len());
+        for c in failed {
+            let _ = writeln!(
+                out,
+                "<pre class=\"budget-failure\">FAILED  {}: {}\n  observed: {}\n  meaning:  {}</pre>",
+                esc(&c.subject),
+                esc(&c.budget),
+                esc(&c.observed),
+                esc(c.meaning.as_deref().unwrap_or(""))
+            );
+        }
+        out.push_str("</div>\n");
+    }
+    warnings(w.warnings.iter(), out);
+    out.push_str("</section>\n");
+}
+
+const LABEL_W: f64 = 260.0;
+const PLOT_W: f64 = 520.0;
+/// Room right of the plot for the last axis label.
+const RIGHT_PAD: f64 = 40.0;
+const ROW_H: f64 = 26.0;
+
+fn class_of(arm: &Arm) -> &'static str {
+    match (arm.control, arm.msg_id.as_str()) {
+        (Some(_), _) => "bar control",
+        (None, "uuid") => "bar base",
+        _ => "bar",
+    }
+}
+
+fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
+    let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
+    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
+    for i in 0..=4 {
+        let v = lo + (hi - lo) * f64::from(i) / 4.0;
+        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
+    }
+}
+
+/// An axis figure in three significant digits: 12.3M, 456k.
+fn compact(v: f64) -> String {
+    let (scaled, suffix) = if v >= 1e6 { (v / 1e6, "M") } else if v >= 1e3 { (v / 1e3, "k") } else { (v, "") };
+    let digits = if scaled >= 100.0 { 0 } else if scaled >= 10.0 { 1 } else { 2 };
+    format!("{scaled:.digits$}{suffix}")
+}
+
+fn bar_chart(arms: &[Arm], analysed: &[ArmAnalysis], out: &mut String) {
+    let hi = analysed.iter().filter_map(|a| a.summary).map(|s| s.mean + s.stddev).fold(0.0, f64::max);
+    let hi = if hi > 0.0 { hi * 1.05 } else { 1.0 };
+    let height = ROW_H * arms.len() as f64 + 8.0;
+    let _ = write!(out, "<svg class=\"bar-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let x = |v: f64| LABEL_W + v / hi * PLOT_W;
+    for (i, (arm, a)) in arms.iter().zip(analysed).enumerate() {
+        let y = 4.0 + ROW_H * i as f64;
+        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&a.label));
+        let Some(s) = a.summary else { continue };
+        let _ = write!(
+            out,
+            "<rect class=\"{}\" data-arm=\"{}\" x=\"{LABEL_W}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}: mean {} (sd {:.1}%, n {})</title></rect>",
+            class_of(arm),
+            esc(&a.label),
+            y + 3.0,
+            x(s.mean) - LABEL_W,
+            ROW_H - 8.0,
+            esc(&a.label),
+            thousands(s.mean),
+            s.stddev_pct,
+            s.n
+        );
+        let (lo, up, mid) = (x((s.mean - s.stddev).max(0.0)), x(s.mean + s.stddev), y + ROW_H / 2.0 - 1.0);
+        let _ = write!(
+            out,
+            "<path class=\"error-bar\" data-arm=\"{}\" d=\"M{lo:.1} {mid:.1}H{up:.1}M{lo:.1} {:.1}V{:.1}M{up:.1} {:.1}V{:.1}\"/>",
+            esc(&a.label),
+            mid - 5.0,
+            mid + 5.0,
+            mid - 5.0,
+            mid + 5.0
+        );
+    }
+    axis(out, height, 0.0, hi);
+    out.push_str("</svg>\n");
+}
+
+fn dot_plot(arms: &[Arm], out: &mut String) {
+    let all: Vec<f64> = arms.iter().flat_map(Arm::samples).collect();
+    let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { (min - (max - min).max(max * 0.01) * 0.05, max + (max - min).max(max * 0.01) * 0.05) };
+    let height = ROW_H * arms.len() as f64 + 8.0;
+    let _ = write!(out, "<svg class=\"dot-plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    for (i, arm) in arms.iter().enumerate() {
+        let y = 4.0 + ROW_H * i as f64;
+        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&arm.label()));
+        for (k, run) in arm.runs.iter().filter(|r| !r.warmup).enumerate() {
+            let Some(r) = &run.result else { continue };
+            // Alternate rows of dots so that equal values stay visible.
+            let cy = y + ROW_H / 2.0 + if k % 2 == 0 { -3.0 } else { 3.0 };
+            let cx = LABEL_W + (r.msgs_per_sec - lo) / (hi - lo) * PLOT_W;
+            let _ = write!(
+                out,
+                "<circle class=\"sample\" data-arm=\"{}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3.5\"><title>run {}: {}</title></circle>",
+                esc(&arm.label()),
+                run.order,
+                thousands(r.msgs_per_sec)
+            );
+        }
+    }
+    axis(out, height, lo, hi);
+    out.push_str("</svg>\n");
+}
+
+fn cell(p: Option<f64>) -> String {
+    p.map_or("-".into(), |p| format!("{p:.4}"))
+}
+
+fn verdicts(w: &WorkloadReport, out: &mut String) {
+    let Some(a) = &w.analysis else { return };
+    out.push_str("<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>p (Welch)</th><th>p (Mann-Whitney)</th><th>verdict</th><th>runs needed</th></tr>\n");
+    let control = a.control.iter().map(|c| (c, if a.control_unstable { "UNSTABLE: verdicts withheld" } else { "stable (A/A control)" }, false));
+    for (c, verdict, is_pair) in a.comparisons.iter().map(|c| (c, c.comparison.verdict.label(), true)).chain(control) {
+        let k = &c.comparison;
+        let _ = writeln!(
+            out,
+            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}% ({:.2}x)</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&c.sdk),
+            esc(&c.before),
+            esc(&c.after),
+            k.change_pct,
+            k.ratio,
+            k.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.2}x .. {hi:.2}x")),
+            cell(k.welch.p),
+            cell(k.mann_whitney.p),
+            esc(verdict),
+            k.runs_needed.filter(|_| is_pair).map_or("-".into(), |n| n.to_string())
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn measured(arms: &[ArmAnalysis], out: &mut String) {
+    out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
+    for a in arms {
+        let f = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&a.label),
+            a.summary.map_or("-".into(), |s| thousands(s.mean)),
+            f(a.summary.map(|s| s.stddev_pct), 1),
+            a.summary.map_or(0, |s| s.n),
+            f(a.latency.map(|l| l.p50_ns / 1e3), 1),
+            f(a.latency.map(|l| l.p99_ns / 1e3), 1),
+            f(a.latency.map(|l| l.p999_ns / 1e3), 1),
+            f(a.counts.map(|c| c.syscalls_per_msg), 3),
+            f(a.counts.map(|c| c.getrandom_per_1000_ids), 2),
+            f(a.alloc_bytes_per_msg, 1),
+            esc(a.failure.as_deref().map_or(a.status, |why| why))
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn warnings<'a>(list: impl Iterator<Item = &'a super::warnings::Warning>, out: &mut String) {
+    let items: Vec<String> = list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
+    if !items.is_empty() {
+        let _ = writeln!(out, "<h3>Warnings</h3><ul class=\"warnings\">{}</ul>", items.concat());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_figures_are_compact() {
+        assert_eq!([compact(15_483_600.0), compact(456_789.0), compact(1_234.0), compact(0.0)], ["15.5M", "457k", "1.23k", "0.00"]);
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(esc("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+}

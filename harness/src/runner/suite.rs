@@ -1,0 +1,245 @@
+//! Suite files (suites/*.toml): settings shared at the top level, one `[[workload]]` per
+//! measurement overriding only what differs. Without a file, the flags and variables make a
+//! suite of one workload.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use super::budget::Expect;
+use super::sdk::Sdk;
+use super::settings::{Layer, Resolved, RunArgs, check_file_name};
+use super::warnings::{self, Warning};
+use crate::producer::Mode;
+
+pub struct Suite {
+    pub name: String,
+    pub description: Option<String>,
+    pub file: Option<PathBuf>,
+    /// The settings given as flags or variables, as NAME=value.
+    pub overrides: Vec<String>,
+    pub workloads: Vec<Workload>,
+}
+
+pub struct Workload {
+    pub settings: Resolved,
+    pub sdks: Vec<&'static Sdk>,
+    pub expect: Option<Expect>,
+    pub compare: Option<Intent>,
+}
+
+/// Two workloads meant to be compared, differing in one field only.
+#[derive(Clone, Debug)]
+pub struct Intent {
+    pub with: String,
+    pub varies: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkloadHead {
+    name: String,
+    compare_with: Option<String>,
+    varies: Option<String>,
+}
+
+impl Suite {
+    pub fn load(args: &RunArgs) -> anyhow::Result<Suite> {
+        let overrides = args.layer.given();
+        let Some(file) = &args.file else {
+            let (settings, sdks) = args.layer.resolve(args.name.as_deref())?;
+            let workload = Workload { settings, sdks, expect: None, compare: None };
+            return Ok(Suite { name: workload.settings.name.clone(), description: None, file: None, overrides, workloads: vec![workload] });
+        };
+        let shown = file.display();
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read suite {shown}"))?;
+        let mut top: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{shown}{}: {}", line_of(&text, e.span()), e.message().trim()))?;
+        let name = take_string(&mut top, "name", &shown)?.unwrap_or_else(|| file.file_stem().map_or("suite".into(), |s| s.to_string_lossy().into_owned()));
+        let name = args.name.clone().unwrap_or(name);
+        check_file_name("NAME", &name)?;
+        let description = take_string(&mut top, "description", &shown)?;
+        let tables = match top.remove("workload") {
+            None => vec![toml::Table::from_iter([("name".to_owned(), toml::Value::String(name.clone()))])],
+            Some(toml::Value::Array(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    toml::Value::Table(t) => Ok(t),
+                    _ => bail!("{shown}: each [[workload]] must be a table"),
+                })
+                .collect::<anyhow::Result<_>>()?,
+            Some(_) => bail!("{shown}: `workload` must be an array of tables ([[workload]])"),
+        };
+        let shared: Layer = toml::Value::Table(top).try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: {}", e.message().trim()))?;
+        let mut workloads = Vec::new();
+        for mut table in tables {
+            let head_keys = ["name", "compare_with", "varies"];
+            let head: toml::Table = head_keys.iter().filter_map(|k| table.remove(*k).map(|v| (k.to_string(), v))).collect();
+            let head: WorkloadHead = toml::Value::Table(head).try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: [[workload]]: {}", e.message().trim()))?;
+            let own: Layer = toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: workload {:?}: {}", head.name, e.message().trim()))?;
+            check_file_name("workload name", &head.name)?;
+            if workloads.iter().any(|w: &Workload| w.settings.name == head.name) {
+                bail!("{shown}: workload {:?} is defined twice", head.name);
+            }
+            let layer = args.layer.over(&own.over(&shared));
+            let (settings, sdks) = layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
+            let compare = match (head.compare_with, head.varies) {
+                (None, None) => None,
+                (Some(with), Some(varies)) => Some(Intent { with, varies }),
+                _ => bail!("{shown}: workload {:?}: compare_with and varies go together (which workload, and the one field that differs)", head.name),
+            };
+            workloads.push(Workload { settings, sdks, expect: layer.expect, compare });
+        }
+        let suite = Suite { name, description, file: Some(file.clone()), overrides, workloads };
+        suite.check_intents(&shown.to_string())?;
+        Ok(suite)
+    }
+
+    fn check_intents(&self, shown: &str) -> anyhow::Result<()> {
+        for w in &self.workloads {
+            let Some(intent) = &w.compare else { continue };
+            if !self.workloads.iter().any(|o| o.settings.name == intent.with) {
+                bail!("{shown}: workload {:?}: compare_with = {:?} names no workload of this suite", w.settings.name, intent.with);
+            }
+            if !w.settings.fields().iter().any(|(f, _)| *f == intent.varies) {
+                let names: Vec<&str> = w.settings.fields().iter().map(|(f, _)| *f).collect();
+                bail!("{shown}: workload {:?}: varies = {:?} is not a setting ({})", w.settings.name, intent.varies, names.join(", "));
+            }
+        }
+        Ok(())
+    }
+
+    /// The command that reproduces the whole suite.
+    pub fn command(&self) -> String {
+        let env = self.overrides.iter().map(|o| format!("{o} ")).collect::<String>();
+        match &self.file {
+            Some(file) => format!("{env}cargo run --release -p harness -- run -f {}", file.display()),
+            None => self.workloads[0].settings.command(),
+        }
+    }
+
+    /// Runs each workload will start, warm-ups and instrumented runs included.
+    pub fn runs(&self, strace: bool) -> usize {
+        self.workloads
+            .iter()
+            .map(|w| {
+                let arms = w.arms();
+                let counted = if w.settings.counts && strace { 2 * arms.iter().filter(|a| a.control.is_none()).count() } else { 0 };
+                arms.len() * (w.settings.repeat as usize + 1) + counted
+            })
+            .sum()
+    }
+
+    /// Workloads meant to be compared that differ in more (or less) than the intended field.
+    pub fn intent_warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        for w in &self.workloads {
+            let Some(intent) = &w.compare else { continue };
+            let other = self.workloads.iter().find(|o| o.settings.name == intent.with).expect("checked on load");
+            let differing = differences(&other.settings, &w.settings);
+            let extra: Vec<String> = differing.iter().filter(|(f, _, _)| *f != intent.varies).map(|(f, a, b)| format!("{f} ({a} vs {b})")).collect();
+            if !extra.is_empty() {
+                out.push(Warning {
+                    cause: format!(
+                        "workloads {} and {} are meant to differ only in {}, but also differ in {}: a difference between them cannot be put on {} alone",
+                        intent.with, w.settings.name, intent.varies, extra.join(", "), intent.varies
+                    ),
+                    fix: "set the other fields once at the top level of the suite, or in both workloads alike".into(),
+                });
+            } else if differing.is_empty() {
+                out.push(Warning {
+                    cause: format!("workloads {} and {} are meant to differ in {}, but their settings are identical", intent.with, w.settings.name, intent.varies),
+                    fix: format!("set {} in workload {} (a flag or variable given on the command line overrides both)", intent.varies, w.settings.name),
+                });
+            }
+        }
+        out
+    }
+
+    /// What `--dry-run` prints: every workload's resolved settings, what differs, the warnings.
+    pub fn describe(&self, strace: bool) -> String {
+        let mut out = String::new();
+        let source = self.file.as_ref().map_or("flags and environment".into(), |f| f.display().to_string());
+        let _ = writeln!(out, "suite {} ({source}): {} workload(s), {} runs", self.name, self.workloads.len(), self.runs(strace));
+        if !self.overrides.is_empty() {
+            let _ = writeln!(out, "overridden from the command line: {}", self.overrides.join(" "));
+        }
+        let names: Vec<&str> = self.workloads.iter().map(|w| w.settings.name.as_str()).collect();
+        let rows: Vec<(&str, Vec<String>)> = self.workloads[0]
+            .settings
+            .fields()
+            .iter()
+            .enumerate()
+            .map(|(i, (field, _))| (*field, self.workloads.iter().map(|w| w.settings.fields()[i].1.clone()).collect()))
+            .collect();
+        let width = |col: usize| rows.iter().map(|(_, v)| v[col].len()).chain([names[col].len()]).max().unwrap_or(0);
+        let _ = write!(out, "\n{:10}", "setting");
+        for (col, name) in names.iter().enumerate() {
+            let _ = write!(out, "  {:w$}", name, w = width(col));
+        }
+        out.truncate(out.trim_end_matches(' ').len());
+        let _ = writeln!(out);
+        for (field, values) in &rows {
+            let _ = write!(out, "{field:10}");
+            for (col, v) in values.iter().enumerate() {
+                let _ = write!(out, "  {:w$}", v, w = width(col));
+            }
+            let differs = values.iter().any(|v| v != &values[0]);
+            out.truncate(out.trim_end_matches(' ').len());
+            let _ = writeln!(out, "{}", if differs { "  <- differs" } else { "" });
+        }
+        for w in &self.workloads {
+            if let Some(e) = &w.expect {
+                let _ = writeln!(out, "\n{} expects: {}", w.settings.name, serde_json::to_string(e).unwrap_or_default());
+            }
+            if let Some(intent) = &w.compare {
+                let other = self.workloads.iter().find(|o| o.settings.name == intent.with).expect("checked on load");
+                let list: Vec<String> = differences(&other.settings, &w.settings).iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
+                let _ = writeln!(out, "\n{} vs {} (meant to vary {}): {}", w.settings.name, intent.with, intent.varies, if list.is_empty() { "no difference".into() } else { list.join(", ") });
+            }
+        }
+        for w in self.workloads.iter().flat_map(|w| warnings::settings(&w.settings)).chain(self.intent_warnings()) {
+            let _ = writeln!(out, "\n{w}");
+        }
+        out
+    }
+}
+
+impl Workload {
+    /// The arms of one workload: the A/A control first (producer mode), then SDK x MSG_ID.
+    pub fn arms(&self) -> Vec<super::arm::Arm> {
+        use super::arm::Arm;
+        let mut arms = Vec::new();
+        if self.settings.mode == Mode::Producer {
+            arms.push(Arm::new(super::CONTROL_SDK, super::CONTROL_MSG_ID, Some('A')));
+            arms.push(Arm::new(super::CONTROL_SDK, super::CONTROL_MSG_ID, Some('B')));
+        }
+        for sdk in &self.settings.sdks {
+            for msg_id in &self.settings.msg_ids {
+                arms.push(Arm::new(sdk, msg_id, None));
+            }
+        }
+        arms
+    }
+}
+
+/// (field, value in a, value in b) for every field that differs.
+fn differences(a: &Resolved, b: &Resolved) -> Vec<(&'static str, String, String)> {
+    a.fields().into_iter().zip(b.fields()).filter(|((_, x), (_, y))| x != y).map(|((f, x), (_, y))| (f, x, y)).collect()
+}
+
+fn take_string(table: &mut toml::Table, key: &str, shown: &impl std::fmt::Display) -> anyhow::Result<Option<String>> {
+    match table.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s)),
+        Some(other) => bail!("{shown}: `{key}` must be a string, not {}", other.type_str()),
+    }
+}
+
+/// " line N" for an error's position in the file.
+fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    span.map_or(String::new(), |s| format!(" line {}", text[..s.start.min(text.len())].matches('\n').count() + 1))
+}

@@ -1,0 +1,194 @@
+//! Warnings that name their cause and the fix: about the settings, the machine, and what the
+//! runs themselves show.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::analysis::Analysis;
+use super::arm::Arm;
+use super::settings::Resolved;
+use super::stats::{ALPHA, Summary, welch};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Warning {
+    pub cause: String,
+    pub fix: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "warning: {}.\n  fix: {}.", self.cause, self.fix)
+    }
+}
+
+/// Below this REPEAT a p-value is weak: Welch has few degrees of freedom and Mann-Whitney
+/// cannot reach p < 0.05 with 3 runs a side.
+const MIN_REPEAT: u32 = 5;
+
+pub fn settings(s: &Resolved) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if s.repeat < MIN_REPEAT {
+        out.push(Warning {
+            cause: format!(
+                "workload {}: REPEAT={} is too few runs for a trustworthy p-value{}",
+                s.name,
+                s.repeat,
+                if s.repeat < 2 { " (with 1 run there is none: every verdict is `?`)" } else { "" }
+            ),
+            fix: "set REPEAT=10 (at least 5)".into(),
+        });
+    }
+    out
+}
+
+/// Reads every CPU's frequency governor; anything but `performance` lets the clock move with
+/// load, so the same code runs at different speeds run to run.
+pub fn governor() -> Option<Warning> {
+    let entries = std::fs::read_dir("/sys/devices/system/cpu").ok()?;
+    let mut governors: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.strip_prefix("cpu").is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("cpufreq/scaling_governor")).ok())
+        .map(|g| g.trim().to_owned())
+        .filter(|g| g != "performance")
+        .collect();
+    governors.sort();
+    governors.dedup();
+    (!governors.is_empty()).then(|| Warning {
+        cause: format!("the CPU frequency governor is {} rather than performance: clock speed follows load, adding run-to-run noise", governors.join(", ")),
+        fix: "run `sudo cpupower frequency-set -g performance` (or write performance to /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor) before measuring".into(),
+    })
+}
+
+/// CPU time of the whole machine and of this process with its waited-for children, sampled
+/// before and after a workload, to tell how much other processes used meanwhile.
+#[derive(Clone, Copy)]
+pub struct CpuSample {
+    busy: u64,
+    total: u64,
+    own: u64,
+}
+
+/// Other processes may use this much of one core on average before the run warns.
+const OTHERS_LIMIT_CORES: f64 = 0.25;
+
+impl CpuSample {
+    pub fn take() -> Option<CpuSample> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        // cpu  user nice system idle iowait irq softirq steal ...
+        let ticks: Vec<u64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
+        let idle = ticks.get(3)? + ticks.get(4)?;
+        let total: u64 = ticks.iter().take(8).sum();
+        let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Fields after the parenthesised name: utime stime cutime cstime are 14..=17 (1-based).
+        let after_name = own.rsplit_once(')')?.1;
+        let fields: Vec<u64> = after_name.split_whitespace().skip(11).take(4).filter_map(|v| v.parse().ok()).collect();
+        Some(CpuSample { busy: total - idle, total, own: fields.iter().sum() })
+    }
+
+    /// A warning when others used more than OTHERS_LIMIT_CORES between `self` and `later`.
+    pub fn others_since(&self, later: &CpuSample, what: &str) -> Option<Warning> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        let elapsed = later.total.checked_sub(self.total)? as f64;
+        if elapsed == 0.0 {
+            return None;
+        }
+        let others = (later.busy - self.busy).saturating_sub(later.own - self.own) as f64;
+        let others_cores = others / elapsed * cores;
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        (others_cores > OTHERS_LIMIT_CORES).then(|| Warning {
+            cause: format!(
+                "other processes used {others_cores:.2} of {cores:.0} cores on average during {what} (from /proc/stat, less this run's own CPU time; load average now {}): they compete with the producer and the sink",
+                load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+            ),
+            fix: "stop them or measure on a quiet machine, then rerun".into(),
+        })
+    }
+}
+
+/// The first timed run may be this much slower than the mean of the rest before it warns.
+const FIRST_RUN_SLOWER_PCT: f64 = 10.0;
+
+/// Warnings the results themselves carry: an unstable or drifting control, a slow first run.
+pub fn results(s: &Resolved, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if let Some(c) = analysis.control.as_ref().filter(|_| analysis.control_unstable) {
+        out.push(Warning {
+            cause: format!(
+                "workload {}: the A/A control's two identical arms differed by {:+.1}% (Welch p = {:.4}), so every verdict is withheld",
+                s.name,
+                c.comparison.change_pct,
+                c.comparison.welch.p.unwrap_or(f64::NAN)
+            ),
+            fix: "rerun on a quiet machine; raise MESSAGES so each run lasts longer than the disturbances".into(),
+        });
+    }
+    if let Some(w) = drift(s, arms) {
+        out.push(w);
+    }
+    for arm in arms {
+        let samples = arm.samples();
+        let Some((first, rest)) = samples.split_first() else { continue };
+        let Some(rest) = Summary::of(rest).filter(|r| r.n >= 2) else { continue };
+        let slower_pct = 100.0 * (1.0 - first / rest.mean);
+        if slower_pct > FIRST_RUN_SLOWER_PCT && *first < rest.mean - 3.0 * rest.stddev {
+            out.push(Warning {
+                cause: format!(
+                    "workload {}: the first timed run of {} was {slower_pct:.0}% slower than the mean of the rest: the warm-up (WARMUP={} messages) was too short for it",
+                    s.name,
+                    arm.label(),
+                    s.warmup
+                ),
+                fix: format!("raise WARMUP (e.g. WARMUP={}) or MESSAGES", (s.warmup * 3).max(s.messages / 5)),
+            });
+        }
+    }
+    out
+}
+
+/// The control's runs in time order, first half against second half: the machine's speed
+/// changed during the workload when they differ significantly.
+fn drift(s: &Resolved, arms: &[Arm]) -> Option<Warning> {
+    let mut control: Vec<(usize, f64)> = arms
+        .iter()
+        .filter(|a| a.control.is_some())
+        .flat_map(|a| a.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec))))
+        .collect();
+    control.sort_by_key(|(order, _)| *order);
+    let values: Vec<f64> = control.into_iter().map(|(_, v)| v).collect();
+    let (early, late) = values.split_at(values.len() / 2);
+    let (e, l) = (Summary::of(early)?, Summary::of(late)?);
+    let change = 100.0 * (l.mean / e.mean - 1.0);
+    let p = welch(&e, &l).p?;
+    (p < ALPHA).then(|| Warning {
+        cause: format!(
+            "workload {}: the control drifted by {change:+.1}% from the first half of the runs to the second (Welch p = {p:.4}): the machine's speed changed while measuring",
+            s.name
+        ),
+        fix: "look for other load or thermal throttling and rerun; interleaving spreads drift over every variant, but it widens the noise".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_samples_read_this_machine() {
+        let a = CpuSample::take().expect("/proc/stat and /proc/self/stat on Linux");
+        let burn = std::time::Instant::now();
+        while burn.elapsed() < std::time::Duration::from_millis(30) {}
+        let b = CpuSample::take().unwrap();
+        assert!(b.total >= a.total && b.own >= a.own);
+    }
+
+    #[test]
+    fn too_few_runs_are_named() {
+        let mut s = crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0;
+        assert!(settings(&s).is_empty());
+        s.repeat = 1;
+        let w = settings(&s);
+        assert!(w[0].cause.contains("REPEAT=1 is too few runs") && w[0].fix.contains("REPEAT=10"), "{w:?}");
+    }
+}
