@@ -1,26 +1,13 @@
 //! The harness binary as a user runs it: bad settings, dead servers and failed runs give one
 //! clear line and a non-zero exit, within seconds.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn harness() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_harness"));
-    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "NAME", "RESULTS_DIR", "SERVER"] {
-        cmd.env_remove(var);
-    }
-    cmd
-}
-
-fn fails_with(args: &[&str], expected: &str) {
-    let started = Instant::now();
-    let out: Output = harness().args(args).stdin(Stdio::null()).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(stderr.trim().lines().count() == 1 && stderr.starts_with(&format!("error: {expected}")), "{args:?}: {stderr}");
-    assert!(started.elapsed() < Duration::from_secs(15), "{args:?} took {:?}", started.elapsed());
-}
+use common::{fails_with, harness};
 
 #[test]
 fn bad_settings_give_one_line_and_a_non_zero_exit() {
@@ -92,7 +79,7 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
     assert!(md.contains("| rust uuid | - | - | - | - | - | - | FAILED: timed out after 1s and was killed |"), "{md}");
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("timeout.json")).unwrap()).unwrap();
     assert_eq!(json["complete"], true, "all runs were attempted");
-    assert!(json["analysis"]["comparisons"].as_array().unwrap().is_empty(), "no throughput compared for a failed variant");
+    assert!(json["workloads"][0]["analysis"]["comparisons"].as_array().unwrap().is_empty(), "no throughput compared for a failed variant");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -100,20 +87,21 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
 fn a_short_run_reports_every_variant_with_verified_delivery() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short"])
+        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short", "--counts", "false"])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("short.json")).unwrap()).unwrap();
     assert_eq!((json["complete"].as_bool(), json["runs_done"].as_u64()), (Some(true), Some(15)));
-    for arm in json["arms"].as_array().unwrap() {
+    let workload = &json["workloads"][0];
+    for arm in workload["arms"].as_array().unwrap() {
         for run in arm["runs"].as_array().unwrap() {
             assert_eq!(run["sink"]["messages"], 20_000, "{run}");
             assert_eq!(run["sink"]["duplicates"], 0);
         }
     }
-    assert_eq!(json["analysis"]["comparisons"].as_array().unwrap().len(), 2);
+    assert_eq!(workload["analysis"]["comparisons"].as_array().unwrap().len(), 2);
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
     std::fs::remove_dir_all(dir).unwrap();
