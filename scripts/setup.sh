@@ -14,6 +14,12 @@ fi
 echo "setup: rust (cargo build --release)"
 cargo build --release --locked -p harness --quiet
 
+# The HTML report's test opens it in headless Chromium (Debian's package).
+if [ ! -x /usr/bin/chromium ]; then
+  echo "setup: chromium (apt-get)"
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
 if [ $# -eq 0 ]; then
   set -- $(ls sdks | while read -r d; do [ -f "sdks/$d/setup.sh" ] && echo "$d"; done)
 fi
