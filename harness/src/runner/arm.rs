@@ -115,3 +115,38 @@ impl Arm {
 fn median(values: Vec<f64>) -> Option<f64> {
     Summary::of(&values).map(|s| s.median)
 }
+
+#[cfg(test)]
+pub mod fixtures {
+    use super::*;
+
+    /// An arm whose timed runs measured `samples` msgs/s, in this order, as runs number `first`,
+    /// `first + stride`, ... of the interleaved schedule.
+    pub fn arm(sdk: &str, msg_id: &str, control: Option<char>, (first, stride): (usize, usize), samples: &[f64]) -> Arm {
+        let mut arm = Arm::new(sdk, msg_id, control);
+        arm.runs = samples
+            .iter()
+            .enumerate()
+            .map(|(i, &msgs_per_sec)| RunRecord {
+                order: first + i * stride,
+                warmup: false,
+                result: Some(ProducerResult {
+                    sdk: sdk.into(),
+                    msg_id: msg_id.into(),
+                    messages: 1000,
+                    warmup: 100,
+                    timed_messages: 900,
+                    elapsed_ns: 1,
+                    msgs_per_sec,
+                    rtt_p50_ns: Some(40_000),
+                    rtt_p99_ns: Some(90_000),
+                    rtt_p999_ns: Some(150_000),
+                }),
+                alloc_bytes_per_msg: None,
+                failed: None,
+                sink: None,
+            })
+            .collect();
+        arm
+    }
+}

@@ -240,6 +240,28 @@ mod tests {
     }
 
     #[test]
+    fn budgets_judge_each_sdk_and_explain_failures() {
+        use crate::runner::analysis::baseline_pairs;
+        use crate::runner::arm::fixtures::arm;
+        let arms = vec![
+            arm("rust", "threadrng", Some('A'), (1, 1), &[100.0, 101.0, 99.0, 100.5, 99.5]),
+            arm("rust", "threadrng", Some('B'), (6, 1), &[100.5, 99.5, 100.0, 100.2, 99.8]),
+            arm("rust", "uuid", None, (11, 1), &[100.0, 101.0, 99.0, 100.5, 99.5]),
+            arm("rust", "fast", None, (16, 1), &[100.4, 101.1, 99.3, 100.6, 99.9]),
+        ];
+        let analysis = Analysis::of(&arms, &baseline_pairs(&arms));
+        let expect = Expect { faster_than: Some("uuid".into()), p99_9_below: Some("1ms".into()), speedup_at_least: Some(1.5), ..Expect::default() };
+        let checks = expect.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
+        let by = |budget: &str| checks.iter().find(|c| c.budget.starts_with(budget)).unwrap();
+        let tie = by("faster_than");
+        assert!(!tie.passed && tie.meaning.as_deref().unwrap().contains("could not be told apart from uuid"), "{tie:?}");
+        assert!(tie.meaning.as_deref().unwrap().contains("runs per variant would detect"), "a tie says how many runs would tell");
+        assert!(!by("speedup_at_least").passed);
+        let latency = by("p99_9_below");
+        assert!(latency.passed && latency.meaning.is_none() && latency.observed.contains("150 us"), "{latency:?}");
+    }
+
+    #[test]
     fn instruction_budget_reads_mint_costs() {
         let dir = std::env::temp_dir().join(format!("mintbench-budget-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -375,7 +375,7 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each suite judges every copy against the base with `harness run`'s rule (Welch p < {ALPHA} and a change beyond the A/A control's noise). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \"REPEAT for 90%\" is estimated where 90% was not reached: the REPEAT at which a two-sided test at {ALPHA} detects the mean observed change with 90% power given the mean observed spread (normal approximation). Every suite's samples and verdicts are in the JSON beside this file."
+        "\nHow to read this: each suite judges every copy against the base with `harness run`'s rule (Welch p < {ALPHA} and a change beyond the A/A control's noise). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \"REPEAT for 90%\" is estimated where 90% was not reached: the REPEAT at which a two-sided test at {ALPHA} detects the mean observed change with 90% power given the mean observed spread (t-test power, as for \"runs needed\" in `harness run`). Every suite's samples and verdicts are in the JSON beside this file."
     );
     out
 }

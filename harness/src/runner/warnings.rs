@@ -183,9 +183,40 @@ mod tests {
         assert!(b.total >= a.total && b.own >= a.own);
     }
 
+    use crate::runner::analysis::baseline_pairs;
+    use crate::runner::arm::fixtures::arm;
+
+    fn settings_of_w() -> Resolved {
+        crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+    }
+
+    #[test]
+    fn a_drifting_control_and_a_slow_first_run_are_named() {
+        // The control's two arms, interleaved in time, both lose 10% halfway: a drift, not an
+        // unstable control.
+        let a = arm("rust", "threadrng", Some('A'), (1, 2), &[100.0, 101.0, 99.0, 100.0, 90.0, 91.0, 89.0, 90.0]);
+        let b = arm("rust", "threadrng", Some('B'), (2, 2), &[100.5, 99.5, 100.0, 100.2, 90.5, 89.5, 90.0, 90.2]);
+        let slow_start = arm("rust", "uuid", None, (20, 1), &[60.0, 100.0, 101.0, 99.0, 100.0]);
+        let arms = vec![a, b, slow_start];
+        let analysis = Analysis::of(&arms, &baseline_pairs(&arms));
+        let w = results(&settings_of_w(), &arms, &analysis);
+        assert!(w.iter().any(|w| w.cause.contains("the control drifted by -10.0%")), "{w:?}");
+        assert!(!analysis.control_unstable, "{w:?}");
+        assert!(w.iter().any(|w| w.cause.contains("the first timed run of rust uuid was 40% slower") && w.fix.contains("raise WARMUP")), "{w:?}");
+    }
+
+    #[test]
+    fn steady_runs_give_no_warning() {
+        let a = arm("rust", "threadrng", Some('A'), (1, 1), &[100.0, 101.0, 99.0, 100.5, 99.5, 100.2]);
+        let b = arm("rust", "threadrng", Some('B'), (7, 1), &[100.5, 99.5, 100.0, 100.2, 99.8, 100.1]);
+        let arms = vec![a, b];
+        let analysis = Analysis::of(&arms, &[]);
+        assert_eq!(results(&settings_of_w(), &arms, &analysis), []);
+    }
+
     #[test]
     fn too_few_runs_are_named() {
-        let mut s = crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0;
+        let mut s = settings_of_w();
         assert!(settings(&s).is_empty());
         s.repeat = 1;
         let w = settings(&s);

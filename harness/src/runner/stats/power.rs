@@ -1,27 +1,47 @@
 //! "Runs needed": the REPEAT at which a difference of the observed size would be detected, so
 //! a `~` can be read as "no effect" or as "not enough runs".
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::{ALPHA, Summary};
 
-/// Runs per arm for a two-sided test at ALPHA to detect `after.mean - before.mean` with the
-/// given power, from the observed spreads (normal approximation:
-/// n = (z_{1-ALPHA/2} + z_power)^2 (sd_a^2 + sd_b^2) / delta^2). None when the means are equal.
+/// Beyond this the answer is "more than anyone will run".
+const MAX_RUNS: u32 = 1 << 20;
+
+/// Runs per arm for a two-sided t-test at ALPHA to detect `after.mean - before.mean` with the
+/// given power, from the observed spreads. None when the means are equal.
 pub fn runs_needed(before: &Summary, after: &Summary, power: f64) -> Option<u32> {
     runs_for(after.mean - before.mean, before.stddev, after.stddev, power)
 }
 
-/// The same from a difference and two standard deviations in any one unit.
+/// The same from a difference and two standard deviations in any one unit: the smallest n
+/// whose power reaches `power`, with the power of n runs a side approximated by the shifted
+/// central t: 1 - F_t(t_{1-ALPHA/2} - delta / se), df = 2n - 2, se = sqrt((sd_a^2 + sd_b^2) / n).
 pub fn runs_for(delta: f64, sd_before: f64, sd_after: f64, power: f64) -> Option<u32> {
     let delta = delta.abs();
-    if delta == 0.0 || !delta.is_finite() {
+    let var = sd_before.powi(2) + sd_after.powi(2);
+    if delta == 0.0 || !delta.is_finite() || !var.is_finite() {
         return None;
     }
-    let normal = Normal::standard();
-    let z = normal.inverse_cdf(1.0 - ALPHA / 2.0) + normal.inverse_cdf(power);
-    let n = z.powi(2) * (sd_before.powi(2) + sd_after.powi(2)) / delta.powi(2);
-    Some((n.ceil().min(f64::from(u32::MAX)) as u32).max(2))
+    let reaches = |n: u32| {
+        let t = StudentsT::new(0.0, 1.0, f64::from(2 * n - 2)).expect("df >= 2");
+        let shift = delta / (var / f64::from(n)).sqrt();
+        1.0 - t.cdf(t.inverse_cdf(1.0 - ALPHA / 2.0) - shift) >= power
+    };
+    // Power grows with n: double to bracket the answer, then bisect.
+    let mut hi = 2;
+    while !reaches(hi) {
+        if hi >= MAX_RUNS {
+            return Some(MAX_RUNS);
+        }
+        hi *= 2;
+    }
+    let mut lo = hi / 2;
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if reaches(mid) { hi = mid } else { lo = mid }
+    }
+    Some(hi.max(2))
 }
 
 #[cfg(test)]
@@ -33,20 +53,19 @@ mod tests {
     }
 
     #[test]
-    fn textbook_sizes() {
-        // 2 (z_.975 + z_.80)^2 = 15.698 for delta = sd (Python: statistics.NormalDist().inv_cdf),
-        // the usual "16 per group"; at 90% power 21.015.
-        assert_eq!(runs_needed(&summary(100.0, 1.0), &summary(101.0, 1.0), 0.8), Some(16));
-        assert_eq!(runs_needed(&summary(100.0, 1.0), &summary(99.0, 1.0), 0.9), Some(22));
+    fn sizes_match_r_power_t_test() {
+        // R: power.t.test(delta = 1, sd = 1, power = 0.8) gives n = 16.71477 per group, and
+        // power.t.test(power = .90, delta = 1) (an example in ?power.t.test) n = 22.02110.
+        assert_eq!(runs_needed(&summary(100.0, 1.0), &summary(101.0, 1.0), 0.8), Some(17));
+        assert_eq!(runs_needed(&summary(100.0, 1.0), &summary(99.0, 1.0), 0.9), Some(23));
+        // The same effect in other units needs the same runs: R, delta = 0.7, sd = 0.7.
+        assert_eq!(runs_for(0.7, 0.7, 0.7, 0.8), Some(17));
         assert_eq!(runs_needed(&summary(100.0, 1.0), &summary(100.0, 1.0), 0.8), None);
     }
 
     #[test]
-    fn observed_spread_sets_the_size() {
-        // Python stdlib: a = [100, 101, 99, 100.5, 99.5], b = [100.9, 101.6, 99.8, 101.2, 100.0]
-        // give sd 0.790569 and 0.774597, delta 0.7, n = 19.622 -> 20.
-        let a = Summary::of(&[100.0, 101.0, 99.0, 100.5, 99.5]).unwrap();
-        let b = Summary::of(&[100.9, 101.6, 99.8, 101.2, 100.0]).unwrap();
-        assert_eq!(runs_needed(&a, &b, 0.8), Some(20));
+    fn large_effects_need_few_runs_and_tiny_ones_are_capped() {
+        assert_eq!(runs_for(10.0, 1.0, 1.0, 0.8), Some(2));
+        assert_eq!(runs_for(1e-9, 1.0, 1.0, 0.8), Some(MAX_RUNS));
     }
 }
