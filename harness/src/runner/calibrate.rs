@@ -94,7 +94,8 @@ struct Level {
     rate: f64,
     /// Mean over suites of the two arms' stddev %, for the REPEAT estimate.
     mean_stddev_pct: f64,
-    /// REPEAT at which TARGET_POWER of suites would detect the mean observed change.
+    /// REPEAT at which TARGET_POWER of suites would detect the expected change, given the
+    /// observed spread.
     repeat_for_90pct: Option<u32>,
 }
 
@@ -261,10 +262,11 @@ fn level(index: usize, k: f64, inject_ns: u64, records: &[SuiteRecord]) -> Level
     };
     let (sd_base, sd_level) = (sd_pct(2), sd_pct(3 + index));
     let rate = f64::from(if k == 0.0 { verdicts } else { slower }) / n;
+    let expected_change_pct = if k == 0.0 { 0.0 } else { -100.0 * k / (100.0 + k) };
     Level {
         slowdown_pct: k,
         inject_ns,
-        expected_change_pct: -100.0 * k / (100.0 + k),
+        expected_change_pct,
         mean_change_pct,
         verdicts,
         slower,
@@ -272,7 +274,8 @@ fn level(index: usize, k: f64, inject_ns: u64, records: &[SuiteRecord]) -> Level
         judged: judged.len() as u32,
         rate,
         mean_stddev_pct: (sd_base + sd_level) / 2.0,
-        repeat_for_90pct: if k > 0.0 && rate < TARGET_POWER { runs_for(mean_change_pct, sd_base, sd_level, TARGET_POWER) } else { None },
+        // From the injected change, not the observed one, whose sign noise can flip.
+        repeat_for_90pct: if k > 0.0 && rate < TARGET_POWER { runs_for(expected_change_pct, sd_base, sd_level, TARGET_POWER) } else { None },
     }
 }
 
@@ -375,7 +378,7 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each suite judges every copy against the base with `harness run`'s rule (Welch p < {ALPHA} and a change beyond the A/A control's noise). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \"REPEAT for 90%\" is estimated where 90% was not reached: the REPEAT at which a two-sided test at {ALPHA} detects the mean observed change with 90% power given the mean observed spread (t-test power, as for \"runs needed\" in `harness run`). Every suite's samples and verdicts are in the JSON beside this file."
+        "\nHow to read this: each suite judges every copy against the base with `harness run`'s rule (Welch p < {ALPHA} and a change beyond the A/A control's noise). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \"REPEAT for 90%\" is estimated where 90% was not reached: the REPEAT at which a two-sided test at {ALPHA} detects the injected change with 90% power given the mean observed spread (t-test power, as for \"runs needed\" in `harness run`). Every suite's samples and verdicts are in the JSON beside this file."
     );
     out
 }
