@@ -59,7 +59,7 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
         let path = dir.join(file);
         std::fs::write(&path, text).unwrap();
         let shown = path.to_str().unwrap();
-        fails_with(&["run", "-f", shown, "--dry-run"], &format!("{shown}"));
+        fails_with(&["run", "-f", shown, "--dry-run"], shown);
         let out = harness().args(["run", "-f", shown, "--dry-run"]).output().unwrap();
         assert!(String::from_utf8_lossy(&out.stderr).contains(expected), "{file}: {}", String::from_utf8_lossy(&out.stderr));
     }

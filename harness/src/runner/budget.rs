@@ -86,15 +86,15 @@ impl Expect {
                 bail!("expect.{field} = {msg_id:?} is not a MSG_ID of workload {} ({})", settings.name, settings.msg_ids.join(", "));
             }
         }
-        if let Some(x) = self.speedup_at_least {
-            if !(x.is_finite() && x > 0.0) {
-                bail!("expect.speedup_at_least = {x} is impossible: it must be a ratio above 0");
-            }
+        if let Some(x) = self.speedup_at_least
+            && !(x.is_finite() && x > 0.0)
+        {
+            bail!("expect.speedup_at_least = {x} is impossible: it must be a ratio above 0");
         }
-        if let Some(x) = self.ir_per_id_below {
-            if !(x.is_finite() && x > 0.0) {
-                bail!("expect.ir_per_id_below = {x} is impossible: it must be above 0");
-            }
+        if let Some(x) = self.ir_per_id_below
+            && !(x.is_finite() && x > 0.0)
+        {
+            bail!("expect.ir_per_id_below = {x} is impossible: it must be above 0");
         }
         self.p99_9_limit()?;
         Ok(())
