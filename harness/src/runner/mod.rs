@@ -87,7 +87,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
                 execute::Outcome::Failed(reason) => format!("FAILED: {reason}"),
             };
             let k = report.runs_done + 1;
-            bar.println(format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" }));
+            let progress = format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" });
+            // A hidden bar (stderr not a terminal: CI, logs) drops println, so say it plainly there.
+            if bar.is_hidden() { eprintln!("{progress}") } else { bar.println(progress) }
             report.record(w, step.arm, arm::RunRecord::new(k, step.warmup, outcome, delivered));
             report.write(&results_dir, &args.format)?;
             bar.inc(1);
