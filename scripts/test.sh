@@ -16,6 +16,7 @@ suite() {
 
 # Release mode: the idgen tests mint tens of millions of IDs.
 suite rust cargo test --workspace --release --locked
+suite fault-matrix bash scripts/fault-matrix.sh
 for dir in sdks/*/; do
   lang="$(basename "$dir")"
   [ -f "$dir/test.sh" ] && suite "$lang" bash "$dir/test.sh"
