@@ -6,8 +6,9 @@ use super::arm::{Arm, Latency};
 use super::counts::Counts;
 use super::stats::{Comparison, Summary, Verdict, compare};
 
-/// The MSG_ID every other variant of an SDK is compared with.
-pub const BASELINE: &str = "uuid";
+/// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
+/// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
+pub const BASELINES: [&str; 2] = ["uuid", "sdk"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ArmAnalysis {
@@ -47,10 +48,12 @@ pub struct Analysis {
 
 /// Each SDK's variants against its BASELINE arm, as (before, after) arm indexes.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let base = |sdk: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == BASELINE);
+    let base = |sdk: &str| {
+        BASELINES.iter().find_map(|name| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == *name))
+    };
     arms.iter()
         .enumerate()
-        .filter(|(_, a)| a.control.is_none() && a.msg_id != BASELINE)
+        .filter(|(_, a)| a.control.is_none() && !BASELINES.contains(&a.msg_id.as_str()))
         .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)))
         .collect()
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Analysis, BASELINE};
+use super::analysis::{Analysis, BASELINES};
 use super::arm::Arm;
 use super::settings::Resolved;
 use super::stats::{Comparison, Verdict};
@@ -70,7 +70,7 @@ impl Expect {
     }
 
     fn speedup_reference(&self) -> &str {
-        self.faster_than.as_deref().unwrap_or(BASELINE)
+        self.faster_than.as_deref().unwrap_or(BASELINES[0])
     }
 
     /// Refuses a budget that names a MSG_ID the workload does not run, or cannot hold.

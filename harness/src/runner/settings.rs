@@ -184,10 +184,12 @@ impl Layer {
                 sdk.check_msg_id(msg_id)?;
             }
         }
+        // The payload and batch settings are checked as the Rust producer checks them; MSG_ID was
+        // checked per SDK above, so a name every row knows stands in for it here.
         let plan = ProduceArgs {
             server: String::new(),
             mode,
-            msg_id: msg_ids.first().cloned().unwrap_or_default(),
+            msg_id: "fast".into(),
             bits,
             pack,
             batch,
