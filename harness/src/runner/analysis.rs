@@ -46,16 +46,22 @@ pub struct Analysis {
     pub comparisons: Vec<ComparisonRow>,
 }
 
-/// Each SDK's variants against its BASELINE arm, as (before, after) arm indexes.
+/// Each SDK's variants against its BASELINES arm, then its `fast` against its `preset` (the
+/// zero-mint ceiling: a tie says minting no longer shows), as (before, after) arm indexes.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let base = |sdk: &str| {
-        BASELINES.iter().find_map(|name| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == *name))
-    };
-    arms.iter()
+    let find = |sdk: &str, name: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == name);
+    let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name));
+    let against_base = arms
+        .iter()
         .enumerate()
         .filter(|(_, a)| a.control.is_none() && !BASELINES.contains(&a.msg_id.as_str()))
-        .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)))
-        .collect()
+        .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)));
+    let fast_against_preset = arms
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.control.is_none() && a.msg_id == "fast")
+        .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
+    against_base.chain(fast_against_preset).collect()
 }
 
 impl Analysis {
@@ -64,7 +70,11 @@ impl Analysis {
             .iter()
             .map(|a| ArmAnalysis {
                 label: a.label(),
-                status: if a.failure().is_some() { "FAILED" } else { "ok" },
+                status: match (a.failure(), a.summary()) {
+                    (Some(_), _) => "FAILED",
+                    (None, None) => "pending",
+                    (None, Some(_)) => "ok",
+                },
                 failure: a.failure().map(str::to_owned),
                 summary: a.summary(),
                 latency: a.latency(),
@@ -97,4 +107,16 @@ fn row(arms: &[Arm], before: usize, after: usize, noise_pct: Option<f64>, contro
         after: a.variant(),
         comparison: compare(&b.valid_samples()?, &a.valid_samples()?, noise_pct, control_unstable),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_meet_their_baseline_and_fast_meets_preset() {
+        let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
+        let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
+        assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
+    }
 }

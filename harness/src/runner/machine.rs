@@ -25,12 +25,18 @@ impl Machine {
             .unwrap_or_else(|| "unknown".into());
         let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned());
         let revision = first_line(root, &["git", "rev-parse", "--short", "HEAD"]);
-        let dirty = !first_line(root, &["git", "status", "--porcelain", "--untracked-files=no"]).is_empty();
+        // Name the changed files, so a reader can tell edited code from regenerated results.
+        let changed = Command::new("git")
+            .args(["diff", "--name-only", "HEAD"])
+            .current_dir(root)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).split_whitespace().collect::<Vec<_>>().join(", "))
+            .unwrap_or_default();
         Machine {
             cpu_model,
             cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
             kernel,
-            git_revision: if dirty { format!("{revision} (with uncommitted changes)") } else { revision },
+            git_revision: if changed.is_empty() { revision } else { format!("{revision} (with uncommitted changes to {changed})") },
             toolchains: toolchains.iter().map(|(name, cmd)| format!("{name}: {}", first_line(root, cmd))).collect(),
         }
     }
