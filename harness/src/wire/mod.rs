@@ -23,7 +23,7 @@ pub use metadata::{
 pub use payload::PayloadSpec;
 
 /// The protocol version our login announces (0.12.2 packed as major<<20 | minor<<10 | patch).
-pub const PROTOCOL_VERSION: u32 = (0 << 20) | (12 << 10) | 2;
+pub const PROTOCOL_VERSION: u32 = (12 << 10) | 2; // major 0
 
 /// Reads a little-endian u32 at `at`; callers have checked the bounds.
 pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {
