@@ -9,8 +9,8 @@ import java.util.function.Supplier;
  * Safe to share between threads: each thread gets its own pool and its own source.
  */
 public final class PooledMinter implements IdMinter {
-    /** Chosen by the pool-size sweep in MintBenchmark (see README.md). */
-    public static final int DEFAULT_POOL_BYTES = 16 * 1024;
+    /** Small enough that a short producer run makes the JIT compile the cipher (see README.md). */
+    public static final int DEFAULT_POOL_BYTES = 1024;
 
     private final ThreadLocal<Pool> pools;
 
