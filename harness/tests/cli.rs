@@ -101,7 +101,14 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
             assert_eq!(run["sink"]["duplicates"], 0);
         }
     }
-    assert_eq!(workload["analysis"]["comparisons"].as_array().unwrap().len(), 2);
+    let pairs: Vec<(String, String)> = workload["analysis"]["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["before"].as_str().unwrap().to_owned(), c["after"].as_str().unwrap().to_owned()))
+        .collect();
+    let expected = [("uuid", "fast"), ("uuid", "preset"), ("preset", "fast")].map(|(b, a)| (b.to_owned(), a.to_owned()));
+    assert_eq!(pairs, expected, "each variant against uuid, then fast against preset");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
     std::fs::remove_dir_all(dir).unwrap();
