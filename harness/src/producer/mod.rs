@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use bytes::BytesMut;
 use idgen::{Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
 
-pub use settings::{IdSource, Mode, ProduceArgs, ProducerResult, Plan};
+pub use settings::{IdSource, Mode, Plan, ProduceArgs, ProducerResult, Workload};
 
 use crate::wire::{Operation, SendTarget, encode_send_messages};
 use client::Client;

@@ -29,6 +29,13 @@ pub struct ProduceArgs {
     /// the timed window) or prebuilt (whole frames built before it: the sink's ceiling).
     #[arg(long = "msg-id", env = "MSG_ID", default_value = "fast")]
     pub msg_id: String,
+    #[command(flatten)]
+    pub workload: Workload,
+}
+
+/// The payload and batching of a run: shared by `harness produce` and `harness calibrate`.
+#[derive(Args, Debug, Clone)]
+pub struct Workload {
     /// Bits per packed payload value, 1..=64.
     #[arg(long, env = "BITS", default_value_t = 42)]
     pub bits: u32,
@@ -80,20 +87,20 @@ impl ProduceArgs {
             },
         };
         let msg_id_name = msg_id_names().into_iter().find(|n| *n == self.msg_id).expect("checked above");
-        let payload = PayloadSpec::new(self.bits, self.pack)?;
-        if self.batch == 0 {
+        let payload = PayloadSpec::new(self.workload.bits, self.workload.pack)?;
+        if self.workload.batch == 0 {
             bail!("BATCH=0 is out of range: it must be at least 1");
         }
-        if self.messages < u64::from(self.batch) {
-            bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", self.messages, self.batch);
+        if self.workload.messages < u64::from(self.workload.batch) {
+            bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", self.workload.messages, self.workload.batch);
         }
-        let requested = self.warmup.unwrap_or(self.messages / 10);
-        let batch = u64::from(self.batch);
-        let warmup = (requested.div_ceil(batch) * batch).min(self.messages);
-        if self.mode == Mode::Producer && warmup >= self.messages {
-            bail!("WARMUP={requested} leaves no timed batch of MESSAGES={}", self.messages);
+        let requested = self.workload.warmup.unwrap_or(self.workload.messages / 10);
+        let batch = u64::from(self.workload.batch);
+        let warmup = (requested.div_ceil(batch) * batch).min(self.workload.messages);
+        if self.mode == Mode::Producer && warmup >= self.workload.messages {
+            bail!("WARMUP={requested} leaves no timed batch of MESSAGES={}", self.workload.messages);
         }
-        Ok(Plan { mode: self.mode, msg_id_name, ids, payload, batch: self.batch, messages: self.messages, warmup })
+        Ok(Plan { mode: self.mode, msg_id_name, ids, payload, batch: self.workload.batch, messages: self.workload.messages, warmup })
     }
 }
 

@@ -19,6 +19,7 @@ use super::report::atomic_write;
 use super::settings::{Layer, Resolved, check_file_name};
 use super::stats::{ALPHA, Verdict, runs_for};
 use super::{CONTROL_MSG_ID, CONTROL_SDK, schedule, sdk};
+use crate::producer::Workload;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -31,17 +32,8 @@ pub struct CalibrateArgs {
     /// Injected slowdowns, % of the base arm's time per message, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "2,5,10")]
     pub slowdowns: Vec<f64>,
-    #[arg(long, env = "BITS", default_value_t = 42)]
-    pub bits: u32,
-    #[arg(long, env = "PACK", default_value_t = 1)]
-    pub pack: u32,
-    #[arg(long, env = "BATCH", default_value_t = 1000)]
-    pub batch: u32,
-    #[arg(long, env = "MESSAGES", default_value_t = 1_000_000)]
-    pub messages: u64,
-    /// Messages before each run's timed window [default: 10% of MESSAGES].
-    #[arg(long, env = "WARMUP")]
-    pub warmup: Option<u64>,
+    #[command(flatten)]
+    pub workload: Workload,
     #[arg(long, env = "TIMEOUT", default_value_t = 300)]
     pub timeout: u64,
     /// Write <DIR>/<NAME>.md and .json [default: print only, unless NAME is given: results/].
@@ -131,11 +123,11 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         sdk: Some(vec![CONTROL_SDK.into()]),
         msg_id: Some(vec![CONTROL_MSG_ID.into()]),
         repeat: Some(args.repeat),
-        bits: Some(args.bits),
-        pack: Some(args.pack),
-        batch: Some(args.batch),
-        messages: Some(args.messages),
-        warmup: args.warmup,
+        bits: Some(args.workload.bits),
+        pack: Some(args.workload.pack),
+        batch: Some(args.workload.batch),
+        messages: Some(args.workload.messages),
+        warmup: args.workload.warmup,
         timeout: Some(args.timeout),
         counts: Some(false),
         ..Layer::default()
@@ -311,12 +303,12 @@ fn command(args: &CalibrateArgs) -> String {
         args.suites,
         args.repeat,
         args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
-        args.messages,
-        args.batch,
-        args.bits,
-        args.pack
+        args.workload.messages,
+        args.workload.batch,
+        args.workload.bits,
+        args.workload.pack
     );
-    if let Some(w) = args.warmup {
+    if let Some(w) = args.workload.warmup {
         let _ = write!(c, " --warmup {w}");
     }
     if let Some(name) = &args.name {

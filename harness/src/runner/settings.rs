@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::budget::Expect;
 use super::execute::Size;
 use super::sdk::{self, Sdk};
-use crate::producer::{Mode, ProduceArgs};
+use crate::producer::{Mode, ProduceArgs, Workload};
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
@@ -190,11 +190,7 @@ impl Layer {
             server: String::new(),
             mode,
             msg_id: "fast".into(),
-            bits,
-            pack,
-            batch,
-            messages,
-            warmup: self.warmup,
+            workload: Workload { bits, pack, batch, messages, warmup: self.warmup },
         }
         .plan()?;
         let name = name.map_or_else(|| format!("{}-{}-bits{bits}-pack{pack}", mode_name(mode), sdk_names.join("-")), str::to_owned);
