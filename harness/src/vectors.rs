@@ -5,6 +5,7 @@ use bytes::BytesMut;
 use serde_json::{Value, json};
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::producer::BlockOrder;
 use crate::wire::{
     Operation, PayloadSpec, RequestHeader, SendTarget, encode_login_body, encode_request_header, encode_send_messages,
     patch_size,
@@ -25,7 +26,17 @@ pub fn generate() -> Value {
         "xxh3_prefixes": xxh3_prefixes(),
         "payloads": payloads(),
         "frames": frames(),
+        "block_orders": block_orders(),
     })
+}
+
+/// Paired mode's arm order per block, for a few seeds and arm counts (the first 8 blocks).
+fn block_orders() -> Value {
+    let seeds: [u64; 3] = [0, 42, 12_345_678_901_234_567_890];
+    let cases = seeds.iter().flat_map(|&seed| (2..=4).map(move |arms| (seed, arms)));
+    cases
+        .map(|(seed, arms)| json!({ "seed": seed.to_string(), "arms": arms, "blocks": BlockOrder::new(seed, arms).take(8).collect::<Vec<_>>() }))
+        .collect()
 }
 
 fn hex(bytes: &[u8]) -> String {

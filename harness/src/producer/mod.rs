@@ -1,6 +1,7 @@
 //! `harness produce`: the Rust producer (SDK row `rust`). It speaks the contract in
 //! sdks/README.md: settings from flags or the environment, one JSON result line on stdout.
 
+mod blocks;
 mod busy_wait;
 pub mod client;
 mod settings;
@@ -11,6 +12,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use bytes::BytesMut;
 use idgen::{Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
 
+pub use blocks::{BlockOrder, SplitMix64};
 pub use settings::{IdSource, Mode, Plan, ProduceArgs, ProducerResult, Workload};
 
 use crate::wire::{Operation, SendTarget, encode_send_messages};
