@@ -2,6 +2,7 @@
 
 mod bootstrap;
 mod mann_whitney;
+pub mod paired;
 mod power;
 
 use serde::Serialize;
