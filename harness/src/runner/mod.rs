@@ -7,6 +7,7 @@ mod analysis;
 mod arm;
 mod budget;
 mod calibrate;
+mod charts;
 mod counts;
 mod execute;
 mod html;
