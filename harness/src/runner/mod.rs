@@ -8,6 +8,7 @@ mod arm;
 mod budget;
 mod calibrate;
 mod charts;
+mod cpu;
 mod counts;
 mod execute;
 mod html;
