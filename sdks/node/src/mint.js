@@ -23,7 +23,7 @@ export function createMinter(name, { messages = 0 } = {}) {
     case 'preset':
       return PresetIds.mint(messages);
     default:
-      throw new Error(`unknown MSG_ID ${JSON.stringify(name)}: expected one of ${STRATEGIES.join(', ')}`);
+      throw new Error(`MSG_ID=${name} is unknown; expected one of ${STRATEGIES.join(', ')}`);
   }
 }
 
