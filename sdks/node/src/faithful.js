@@ -1,5 +1,5 @@
-// The faithful send path: the per-message work of the Iggy Node SDK (`apache-iggy`) as it was
-// before its fast-ID change, written from a description of its resolveMessageId,
+// The faithful send path: the per-message work of the Iggy Node SDK (`apache-iggy`) at the commit
+// before its PR #4076, written from a description of its resolveMessageId,
 // serializeMessageFrame and encodeMessagesBatch (README.md, "Lean and faithful"). Every step it
 // took per message is kept, since those steps are the cost the ID's share is measured against.
 // The application side builds one message object per message, as a user of that SDK does.
