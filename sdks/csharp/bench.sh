@@ -16,7 +16,7 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 raw=$scratch/sdk-csharp-mint.raw.json
-mono "$here/bin/MintBenchmark.exe" --command "sdks/csharp/bench.sh${1:+ $1}" \
+mono "$here/bin/MintBenchmark.exe" --command "sdks/csharp/bench.sh${1:+ $(printf %q "$1")}" \
   --tool-version "$(mono --version | head -n 1)" > "$raw"
 mkdir -p "$outdir"
 "$harness" mint-report "$raw" --results-dir "$outdir"
