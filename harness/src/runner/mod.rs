@@ -9,6 +9,7 @@ mod budget;
 mod calibrate;
 mod charts;
 mod cpu;
+mod producer_spec;
 mod counts;
 mod execute;
 mod html;
