@@ -301,7 +301,7 @@ func TestPercentileIsNearestRank(t *testing.T) {
 
 func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 	valid := map[string]string{"SERVER": "127.0.0.1:1", "MSG_ID": "fast", "BITS": "42", "PACK": "1", "BATCH": "10", "MESSAGES": "100", "WARMUP": "10",
-		"PAIRED": "0", "SEED": "7", "SEND_PATH": "lean", "INJECT_NS": "0", "INJECT_ARM": "0"}
+		"MODE": "producer", "PAIRED": "0", "SEED": "7", "SEND_PATH": "lean", "INJECT_NS": "0", "INJECT_ARM": "0"}
 	cases := []struct {
 		env   map[string]string
 		want  string
@@ -311,6 +311,7 @@ func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 		{env: map[string]string{"MSG_ID": "uuidpool", "SEND_PATH": "faithful"}, want: "MSG_ID=uuidpool is unknown; expected one of uuid, fast, preset"},
 		{env: map[string]string{"MSG_ID": "uuid,fast"}, want: "MSG_ID=uuid,fast is unknown"},
 		{env: map[string]string{"MSG_ID": "uuid,", "PAIRED": "1"}, want: "MSG_ID= is unknown"},
+		{env: map[string]string{"MODE": "mint"}, want: "MODE=mint is unknown"},
 		{env: map[string]string{"SEND_PATH": "verbose"}, want: "SEND_PATH=verbose is unknown; expected one of lean, faithful"},
 		{env: map[string]string{"PAIRED": "2"}, want: "PAIRED"},
 		{env: map[string]string{"PAIRED": "1"}, want: "PAIRED=1 needs at least two arms"},
@@ -354,7 +355,7 @@ func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 		t.Errorf("paired settings: %+v, %v", s, err)
 	}
 	// Unset, the settings of the extended contract mean one lean arm, no injection.
-	for _, k := range []string{"PAIRED", "SEED", "SEND_PATH", "INJECT_NS", "INJECT_ARM"} {
+	for _, k := range []string{"MODE", "PAIRED", "SEED", "SEND_PATH", "INJECT_NS", "INJECT_ARM"} {
 		delete(valid, k)
 	}
 	s, err = SettingsFrom(func(k string) (string, bool) { v, ok := valid[k]; return v, ok })

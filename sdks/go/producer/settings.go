@@ -44,9 +44,9 @@ type Settings struct {
 	InjectArm int
 }
 
-// SettingsFrom reads and checks the settings; lookup is os.LookupEnv. The
-// settings of paired mode, injection and SEND_PATH may be unset: then one
-// arm, no injection, the lean path.
+// SettingsFrom reads and checks the settings; lookup is os.LookupEnv. MODE
+// and the settings of paired mode, injection and SEND_PATH may be unset:
+// then one lean arm without injection.
 func SettingsFrom(lookup func(string) (string, bool)) (Settings, error) {
 	var s Settings
 	var err error
@@ -73,6 +73,7 @@ func SettingsFrom(lookup func(string) (string, bool)) (Settings, error) {
 		return n
 	}
 	s.Server = text("SERVER", "")
+	mode := text("MODE", "producer")
 	msgID := text("MSG_ID", "")
 	s.Paired = number("PAIRED", "0", 0, 1) == 1
 	seed := text("SEED", "0")
@@ -86,6 +87,9 @@ func SettingsFrom(lookup func(string) (string, bool)) (Settings, error) {
 	s.InjectArm = number("INJECT_ARM", "0", 0, unbounded)
 	if err != nil {
 		return s, err
+	}
+	if mode != "producer" {
+		return s, fmt.Errorf("MODE=%s is unknown; expected producer (mint is the Rust row's only)", mode)
 	}
 	if s.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return s, fmt.Errorf("SEED=%q: must be a u64 in decimal", seed)
