@@ -54,8 +54,10 @@ public final class Producer {
             long request = 1;
             long seq = 0; // the connection's message number, across arms
             long windowStart = 0;
+            long allocatedAtStart = 0;
             for (long block = 0; block < settings.totalBatches(); block++) {
                 if (block == settings.warmupBatches()) {
+                    allocatedAtStart = AllocatedBytes.ofThisThread();
                     windowStart = System.nanoTime(); // the timed window includes building its first batch
                 }
                 int timed = (int) (block - settings.warmupBatches()); // negative in the warm-up
@@ -78,10 +80,12 @@ public final class Producer {
                 }
             }
             long elapsed = System.nanoTime() - windowStart;
+            long allocatedAtEnd = AllocatedBytes.ofThisThread();
+            long allocated = allocatedAtStart < 0 || allocatedAtEnd < 0 ? -1 : allocatedAtEnd - allocatedAtStart;
 
             byte[] logout = SessionFrames.logout(client, request, session);
             connection.request(out -> out.write(logout), request, Operation.LOGOUT);
-            return new RunResult(settings, arms, elapsed);
+            return new RunResult(settings, arms, elapsed, allocated);
         }
     }
 

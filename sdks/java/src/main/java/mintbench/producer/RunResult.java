@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * What one producer run measured, printed as the contract's single JSON line: the one-arm line,
- * or with PAIRED=1 the paired line with one entry per arm.
+ * or with PAIRED=1 the paired line with one entry per arm. {@code allocatedBytes}: by the producer's
+ * thread in the timed window, -1 when the JVM does not count them.
  */
-record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos) {
+record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos, long allocatedBytes) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String toJson() {
@@ -40,6 +41,9 @@ record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos) {
         line.put("rtt_p50_ns", percentile(sorted, 0.50));
         line.put("rtt_p99_ns", percentile(sorted, 0.99));
         line.put("rtt_p999_ns", percentile(sorted, 0.999));
+        if (allocatedBytes >= 0) {
+            line.put("alloc_bytes_per_msg", (double) allocatedBytes / timedMessages());
+        }
         return line;
     }
 

@@ -46,6 +46,7 @@ class ProducerTest {
             assertTrue(line.get("elapsed_ns").asLong() > 0);
             assertTrue(line.get("msgs_per_sec").asDouble() > 0);
             assertTrue(line.get("rtt_p50_ns").asLong() <= line.get("rtt_p999_ns").asLong());
+            assertTrue(line.get("alloc_bytes_per_msg").asDouble() >= 0);
 
             sink.awaitEnd();
             assertEquals(LongStream.range(0, 2500).boxed().toList(), sink.seqs);

@@ -27,15 +27,17 @@ class RunResultTest {
         ProducerSettings settings = ProducerSettings.fromEnvironment(env);
         Arm arm = arm("fast", new long[] {30, 10}, new long[] {20, 5});
         arm.injectedNanos = 4;
-        JsonNode line = parse(new RunResult(settings, List.of(arm), 2_000_000));
+        JsonNode line = parse(new RunResult(settings, List.of(arm), 2_000_000, 3000));
         assertEquals("[sdk, msg_id, send_path, messages, warmup, timed_messages, elapsed_ns, msgs_per_sec, "
-                + "injected_ns, rtt_p50_ns, rtt_p99_ns, rtt_p999_ns]", fieldNames(line));
+                + "injected_ns, rtt_p50_ns, rtt_p99_ns, rtt_p999_ns, alloc_bytes_per_msg]", fieldNames(line));
+        assertEquals(1.5, line.get("alloc_bytes_per_msg").asDouble());
         assertEquals("lean", line.get("send_path").asText());
         assertEquals(2000, line.get("timed_messages").asLong());
         assertEquals(1_000_000.0, line.get("msgs_per_sec").asDouble());
         assertEquals(4, line.get("injected_ns").asLong());
         assertEquals(5, line.get("rtt_p50_ns").asLong());
         assertEquals(20, line.get("rtt_p99_ns").asLong());
+        assertEquals(false, parse(new RunResult(settings, List.of(arm), 2_000_000, -1)).has("alloc_bytes_per_msg"));
     }
 
     @Test
@@ -45,7 +47,7 @@ class RunResultTest {
         ProducerSettings settings = ProducerSettings.fromEnvironment(env);
         JsonNode line = parse(new RunResult(settings,
                 List.of(arm("uuid", new long[] {400, 600}, new long[2]), arm("fast", new long[] {100, 100}, new long[2])),
-                0));
+                0, 5));
         assertEquals("[sdk, paired, seed, send_path, messages, warmup, blocks, arms]", fieldNames(line));
         assertEquals("18446744073709551615", line.get("seed").asText());
         assertEquals(2, line.get("blocks").asLong());
