@@ -56,7 +56,7 @@ public final class JmhSamples {
         return raw;
     }
 
-    /** The strategy's MSG_ID name; the pool-size sweep's rows as {@code <source>-pool-<bytes>}. */
+    /** The strategy's MSG_ID name; the pool-size sweep's rows as {@code <source>-<bytes>B}. */
     private static String name(JsonNode result) {
         String method = result.get("benchmark").asText().substring(result.get("benchmark").asText().lastIndexOf('.') + 1);
         JsonNode params = result.path("params");
@@ -66,7 +66,7 @@ public final class JmhSamples {
             case "preset":
                 return "preset";
             case "pooled":
-                return params.get("source").asText() + "-pool-" + params.get("poolBytes").asText();
+                return params.get("source").asText() + "-" + params.get("poolBytes").asText() + "B";
             default:
                 throw new IllegalArgumentException("unknown benchmark " + result.get("benchmark").asText());
         }

@@ -30,7 +30,7 @@ class JmhSamplesTest {
         assertEquals("[{\"name\":\"uuid\",\"ns_per_id\":[310.5,305.25,300.0]},"
                 + "{\"name\":\"aesctr\",\"ns_per_id\":[9.5,10.25]},"
                 + "{\"name\":\"preset\",\"ns_per_id\":[1.5]},"
-                + "{\"name\":\"aesctr-pool-1024\",\"ns_per_id\":[8.0]}]", raw.get("strategies").toString());
+                + "{\"name\":\"aesctr-1024B\",\"ns_per_id\":[8.0]}]", raw.get("strategies").toString());
     }
 
     @Test
