@@ -1,8 +1,9 @@
 //! The `iggy` SDK row: the released Iggy Rust client (crates.io `iggy` 0.11.1-edge.9) as a
-//! producer of the contract in sdks/README.md. Settings come from the contract's environment
-//! (SERVER, MSG_ID, BITS, PACK, BATCH, MESSAGES, WARMUP, MODE); it prints one JSON result line.
-//! MSG_ID `sdk` (alias `uuid`) leaves every id 0 so the client mints its own UUIDv4; `fast`
-//! sets `idgen::mint()` on each message; `preset` mints every ID before the first send.
+//! producer of the contract in sdks/README.md, on the `faithful` send path (the client's own
+//! per-message work). Settings come from the contract's environment; it prints one JSON result
+//! line, one arm or paired. MSG_ID `sdk` (alias `uuid`) leaves every id 0 so the client mints its
+//! own UUIDv4; `fast` sets `idgen::mint()` on each message; `preset` mints every ID before the
+//! first send.
 
 mod ids;
 mod produce;
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use harness::producer::{Mode, Plan, ProduceArgs, Timing};
+use harness::producer::{Lap, Mode, Plan, ProduceCommand, Recorder, Row, SendPath};
 
 use ids::{IdSource, Ids};
 
@@ -20,7 +21,7 @@ use ids::{IdSource, Ids};
 #[command(about = "Produce the contract's messages with the released Iggy Rust client")]
 struct Cli {
     #[command(flatten)]
-    args: ProduceArgs,
+    cmd: ProduceCommand,
     /// Partitions of the topic it creates; batch i goes to partition i % PARTITIONS.
     #[arg(long, env = "PARTITIONS", default_value_t = 1)]
     partitions: u32,
@@ -41,33 +42,56 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<String> {
-    let (source, name) = ids::parse(&cli.args.msg_id)?;
+    let plan = cli.cmd.plan(&row())?;
     if cli.partitions == 0 {
         anyhow::bail!("PARTITIONS=0 is out of range: it must be at least 1");
     }
-    // The shared checks and batch layout, under a name the Rust producer knows.
-    let mut plan = ProduceArgs { msg_id: "fast".into(), ..cli.args.clone() }.plan()?;
-    plan.msg_id_name = name;
-    let mut ids = Ids::new(source, plan.messages);
-    let timing = match plan.mode {
+    // preset arms mint every ID here, before the first block.
+    let mut ids: Vec<Ids> = plan.arms.iter().map(|a| Ids::new(a.source, plan.messages)).collect();
+    let recorder = match plan.mode {
         Mode::Producer => {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            runtime.block_on(produce::produce(&plan, &cli.args.server, cli.partitions, &mut ids))?
+            runtime.block_on(produce::produce(&plan, &cli.cmd.args.server, cli.partitions, &mut ids))?
         }
-        Mode::Mint => mint_loop(&plan, source, &mut ids),
+        Mode::Mint => mint_loop(&plan, &mut ids),
     };
-    Ok(serde_json::to_string(&plan.result("iggy", timing))?)
+    Ok(serde_json::to_string(&plan.result(recorder))?)
 }
 
-/// IDs per second with no network: `sdk` calls the client's own minting function.
-fn mint_loop(plan: &Plan, source: IdSource, ids: &mut Ids) -> Timing {
-    let mut next = || if source == IdSource::Sdk { iggy_common::random_id::get_uuid() } else { ids.next() };
-    for _ in 0..plan.warmup {
-        black_box(next());
+/// The iggy row: the released client's own per-message work, so `faithful` only.
+fn row() -> Row<IdSource> {
+    Row { sdk: "iggy", send_path: SendPath::Faithful, msg_ids: ids::NAMES.to_vec() }
+}
+
+/// IDs per second with no network, batch by batch: `sdk` calls the client's own minting function.
+fn mint_loop(plan: &Plan<IdSource>, ids: &mut [Ids]) -> Recorder {
+    let mut recorder = Recorder::new(plan);
+    for batch in plan.schedule() {
+        let start = Instant::now();
+        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let arm = &mut ids[batch.arm];
+        for _ in 0..batch.count {
+            black_box(if arm.source() == IdSource::Sdk { iggy_common::random_id::get_uuid() } else { arm.next() });
+        }
+        recorder.record(&batch, Lap { start, sent: None, acked: Instant::now(), injected_ns });
     }
-    let start = Instant::now();
-    for _ in plan.warmup..plan.messages {
-        black_box(next());
+    recorder
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(flags: &[&str]) -> anyhow::Result<Plan<IdSource>> {
+        let cli = Cli::try_parse_from(["iggy-producer"].iter().chain(flags)).unwrap();
+        cli.cmd.plan(&row())
     }
-    Timing { elapsed_ns: start.elapsed().as_nanos() as u64, rtt_ns: Vec::new() }
+
+    #[test]
+    fn uuid_is_the_sdk_path_under_its_contract_name() {
+        let p = plan(&["--paired", "1", "--msg-id", "uuid,sdk,fast,preset"]).unwrap();
+        let arms: Vec<(&str, IdSource)> = p.arms.iter().map(|a| (a.msg_id, a.source)).collect();
+        assert_eq!(arms, [("uuid", IdSource::Sdk), ("sdk", IdSource::Sdk), ("fast", IdSource::Fast), ("preset", IdSource::Preset)]);
+        assert_eq!(p.send_path, SendPath::Faithful);
+    }
 }
