@@ -4,7 +4,7 @@
 use bytes::BytesMut;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, u32_at, u64_at};
+use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, status, u32_at, u64_at};
 
 pub const BATCH_HEADER_LEN: usize = 256;
 pub const MESSAGE_HEADER_LEN: usize = 48;
@@ -126,12 +126,29 @@ impl BatchError {
     pub fn is_checksum(&self) -> bool {
         matches!(self, BatchError::MessageChecksum { .. } | BatchError::BatchChecksum { .. })
     }
+
+    /// The Iggy error code a server answers this refusal with.
+    pub fn status(&self) -> u32 {
+        match self {
+            BatchError::Truncated(..) | BatchError::MetadataLength { .. } => status::COMMAND_LENGTH_ERROR,
+            BatchError::Identifier(_) => status::INVALID_IDENTIFIER,
+            BatchError::Partitioning { .. } => status::INVALID_FORMAT,
+            BatchError::CountMismatch { .. } => status::INVALID_MESSAGES_COUNT,
+            BatchError::BatchLength { .. } | BatchError::TrailingBytes(_) => status::INVALID_MESSAGES_SIZE,
+            BatchError::Reserved(_) => status::INVALID_RESERVED_FIELD,
+            BatchError::MessageLength { .. } => status::INVALID_MESSAGE_PAYLOAD_LENGTH,
+            BatchError::MessageChecksum { .. } => status::INVALID_MESSAGE_CHECKSUM,
+            BatchError::BatchChecksum { .. } => status::INVALID_BATCH_CHECKSUM,
+        }
+    }
 }
 
 /// A SEND_MESSAGES body whose every count, length, reserved byte and checksum was checked.
 #[derive(Debug)]
 pub struct ParsedBatch<'a> {
     pub count: u32,
+    /// The partition a partition-id batch names; None for balanced or keyed partitioning.
+    pub partition: Option<u32>,
     frames: &'a [u8],
 }
 
@@ -175,7 +192,8 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     if !valid {
         return Err(BatchError::Partitioning { kind, len });
     }
-    take(&mut at, len as usize, "partitioning value")?;
+    let value = take(&mut at, len as usize, "partitioning value")?;
+    let partition = (kind == PARTITION_ID).then(|| u32_at(body, value.start));
     let count = u32_at(body, take(&mut at, 4, "messages count")?.start);
     if declared_metadata as usize != at - metadata_start {
         return Err(BatchError::MetadataLength { declared: declared_metadata, actual: at - metadata_start });
@@ -227,10 +245,7 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     if declared != actual {
         return Err(BatchError::BatchChecksum { declared, actual });
     }
-    Ok(ParsedBatch {
-        count,
-        frames: &body[frames_start..],
-    })
+    Ok(ParsedBatch { count, partition, frames: &body[frames_start..] })
 }
 
 fn identifier(
