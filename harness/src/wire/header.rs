@@ -259,4 +259,39 @@ mod tests {
         assert_eq!(r.body_len(), Some(3));
         assert!(r.is_reply());
     }
+
+    #[test]
+    fn wire_md_states_the_header_offsets() {
+        let request = [
+            ("size", SIZE_AT),
+            ("command", COMMAND_AT),
+            ("client", CLIENT_AT),
+            ("request_checksum", REQUEST_CHECKSUM_AT),
+            ("request", REQUEST_AT),
+            ("operation", OPERATION_AT),
+            ("session", SESSION_AT),
+            ("code", CODE_AT),
+            ("partition_incarnation", PARTITION_INCARNATION_AT),
+        ];
+        let reply = [("size", SIZE_AT), ("command", COMMAND_AT), ("request", REPLY_REQUEST_AT), ("operation", REPLY_OPERATION_AT), ("status", REPLY_STATUS_AT)];
+        for (heading, code) in [("### Request header", &request[..]), ("### Reply header", &reply[..])] {
+            let stated = crate::wire::wire_md::fields(heading);
+            let expected: Vec<(usize, String)> = code.iter().map(|(name, at)| (*at, name.to_string())).collect();
+            assert_eq!(stated, expected, "{heading}");
+        }
+    }
+
+    #[test]
+    fn wire_md_states_the_operations_commands_and_statuses() {
+        let operations: Vec<u32> = crate::wire::wire_md::numbered("### Operations").iter().map(|(op, _)| *op).collect();
+        let code = [Operation::Login, Operation::NonReplicated(0), Operation::Logout, Operation::CreateStream, Operation::CreateTopic, Operation::SendMessages];
+        assert_eq!(operations, code.map(|op| u32::from(op.code())));
+        let commands = crate::wire::wire_md::numbered("### Non-replicated commands");
+        let code = [(command::PING, "PING"), (command::GET_CLUSTER_METADATA, "GET_CLUSTER_METADATA"), (command::GET_PARTITION_ROUTE, "GET_PARTITION_ROUTE"), (command::GET_STREAM, "GET_STREAM"), (command::GET_TOPIC, "GET_TOPIC")];
+        assert_eq!(commands, code.map(|(c, name)| (c, name.to_owned())));
+        let statuses = crate::wire::wire_md::numbered("### Status codes");
+        let code: Vec<(u32, String)> =
+            status::ALL.iter().map(|(c, name, _)| (*c, if *name == "-" { "-".to_owned() } else { format!("`{name}`") })).collect();
+        assert_eq!(statuses, code);
+    }
 }

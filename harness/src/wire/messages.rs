@@ -373,4 +373,24 @@ mod tests {
         let at = HEADER_LEN + 4 + 12;
         assert_eq!(refused(|f| f[at] = 9), BatchError::Partitioning { kind: 9, len: 4 });
     }
+
+    #[test]
+    fn wire_md_states_the_batch_and_message_header_offsets() {
+        let batch = crate::wire::wire_md::fields("### Batch header");
+        let code = [(ORIGIN_TIMESTAMP_AT, "origin_timestamp"), (BATCH_LENGTH_AT, "batch_length"), (BATCH_CHECKSUM_AT, "batch_checksum"), (MESSAGE_COUNT_AT, "message_count"), (PRODUCER_SECTION.start, "producer"), (BATCH_RESERVED.start, "reserved")];
+        assert_eq!(batch, code.map(|(at, name)| (at, name.to_owned())));
+        let message = crate::wire::wire_md::fields("### Message header");
+        let code = [(0, "checksum"), (ID_AT, "id"), (OFFSET_DELTA_AT, "offset_delta"), (28, "timestamp_delta"), (USER_HEADERS_LEN_AT, "user_headers_length"), (PAYLOAD_LEN_AT, "payload_length"), (RESERVED_AT, "reserved")];
+        assert_eq!(message, code.map(|(at, name)| (at, name.to_owned())));
+        assert_eq!(BATCH_RESERVED.end, BATCH_HEADER_LEN);
+        assert_eq!(RESERVED_AT + 8, MESSAGE_HEADER_LEN);
+    }
+
+    #[test]
+    fn a_partition_id_batch_names_its_partition() {
+        let header = RequestHeader { size: 0, client: 7, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 2 };
+        let mut out = BytesMut::new();
+        encode_send_messages(&mut out, &header, &SendTarget { partition: 5, ..TARGET }, 1, 0, 1, &PayloadSpec::new(8, 1).unwrap(), || [1; 16]);
+        assert_eq!(decode_send_messages(&out[HEADER_LEN..]).unwrap().partition, Some(5));
+    }
 }

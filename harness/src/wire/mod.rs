@@ -7,6 +7,8 @@ mod header;
 mod messages;
 mod metadata;
 mod payload;
+#[cfg(test)]
+mod wire_md;
 
 pub use header::{
     HEADER_LEN, Operation, ReplyHeader, RequestHeader, command, encode_reply, encode_request_header,
@@ -114,5 +116,12 @@ mod tests {
         assert_eq!(Protocol::from_version(0x2c00), Some(Protocol::V0_11));
         assert_eq!(Protocol::from_version(0x3001), None);
         assert_eq!(login_version(&[1, 2]), None);
+    }
+
+    #[test]
+    fn wire_md_lists_both_protocol_versions() {
+        let stated: Vec<(String, String)> = wire_md::table("## Releases").into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
+        let code = [("0.12.2", Protocol::V0_12), ("0.11.0", Protocol::V0_11)].map(|(name, p)| (name.to_owned(), format!("`{:#06x}`", p.version())));
+        assert_eq!(stated, code);
     }
 }
