@@ -19,10 +19,10 @@ SETTINGS = {"BITS": "42", "PACK": "3", "BATCH": "250", "MESSAGES": "5000", "WARM
 class Sink:
     """A verifying sink on a free loopback port; `stop()` ends it and returns its log lines."""
 
-    def __init__(self):
+    def __init__(self, *flags):
         if not os.access(HARNESS, os.X_OK):
             pytest.fail(f"no sink at {HARNESS}: build it with `cargo build --release -p harness`")
-        self.process = subprocess.Popen([HARNESS, "sink", "--listen", "127.0.0.1:0", "--bits", "42", "--pack", "3"],
+        self.process = subprocess.Popen([HARNESS, "sink", "--listen", "127.0.0.1:0", "--bits", "42", "--pack", "3", *flags],
                                         stderr=subprocess.PIPE, text=True)
         first = self.process.stderr.readline()
         address = re.search(r"listening on (127\.0\.0\.1:\d+)", first)
@@ -78,6 +78,25 @@ def test_every_arm_delivers_each_message_exactly_once(sink):
     assert (t["rejected_frames"], t["checksum_failures"]) == (0, 0), t
     closed = sorted(line.split(" closed after ")[1] for line in log if " closed after " in line)
     assert closed == ["10000 messages"] + ["5000 messages"] * 3, log
+
+
+def test_a_foreign_payload_is_refused_with_a_payload_error_and_one_sink_line(sink):
+    out = produce(sink.address, MSG_ID="fast", PACK="1")
+    assert out.returncode == 1 and out.stdout == ""
+    assert re.fullmatch(r"error: SERVER=\S+ refused SEND_MESSAGES: Invalid message payload length\n", out.stderr), out.stderr
+    log = sink.stop()
+    explained = [line for line in log if "--no-verify" in line]
+    assert len(explained) == 1 and "6 bytes is not the contract's" in explained[0] and "is 18 bytes of BITS=42 PACK=3" in explained[0], log
+
+
+def test_an_unverified_sink_counts_what_the_client_delivered():
+    sink = Sink("--no-verify")
+    try:
+        result_of(produce(sink.address, MSG_ID="sdk", PACK="1"))
+    finally:
+        log = sink.stop()
+    assert totals(log)["messages"] == 5000
+    assert any(line.endswith(" closed after 5000 messages") for line in log), log
 
 
 def test_a_missing_client_names_the_setup_command(sink):
