@@ -239,17 +239,18 @@ impl Connection {
                     seen.messages += 1;
                     self.next_seq[index] += 1;
                 }
-                Some(ahead) if ahead > 0 => {
-                    seen.gaps += ahead as u64;
-                    seen.messages += 1;
-                    self.next_seq[index] += ahead as u64 + 1;
+                Some(offset) => {
+                    let got = expected.wrapping_add_signed(offset);
+                    if offset > 0 {
+                        seen.gaps += offset as u64;
+                        seen.messages += 1;
+                        self.next_seq[index] += offset as u64 + 1;
+                    } else {
+                        seen.duplicates += 1;
+                    }
                     out_of_order = true;
-                    warn_once(&mut self.warned, self.peer, self.session, || format!("partition {partition} expected message {expected} and got {}: messages lost", expected + ahead as u64));
-                }
-                Some(behind) => {
-                    seen.duplicates += 1;
-                    out_of_order = true;
-                    warn_once(&mut self.warned, self.peer, self.session, || format!("partition {partition} expected message {expected} and got {} again", expected - behind.unsigned_abs()));
+                    let what = if offset > 0 { "messages lost" } else { "a repeat" };
+                    warn_once(&mut self.warned, self.peer, self.session, || format!("partition {partition} expected message {expected} and got {got}: {what}"));
                 }
                 None => {
                     tally.unexpected_payloads += 1;
@@ -269,7 +270,6 @@ impl Connection {
         self.delivered += tally.partition.messages;
         foreign.unwrap_or(if out_of_order { status::PRODUCER_SEQUENCE_OUT_OF_ORDER } else { status::OK })
     }
-
 }
 
 /// Logs the first payload problem of a connection, and only that one.

@@ -67,7 +67,7 @@ impl DeliverySnapshot {
                     gaps: now.gaps - then.gaps,
                 }
             })
-            .filter(|p| *p != PartitionDelivery { partition: p.partition, ..PartitionDelivery::default() })
+            .filter(|p| p.messages + p.duplicates + p.gaps > 0)
             .collect();
         DeliverySnapshot {
             connections: self.connections - before.connections,
