@@ -133,11 +133,13 @@ pub mod fixtures {
                 result: Some(ProducerResult {
                     sdk: sdk.into(),
                     msg_id: msg_id.into(),
+                    send_path: crate::producer::SendPath::Lean,
                     messages: 1000,
                     warmup: 100,
                     timed_messages: 900,
                     elapsed_ns: 1,
                     msgs_per_sec,
+                    injected_ns: 0,
                     rtt_p50_ns: Some(40_000),
                     rtt_p99_ns: Some(90_000),
                     rtt_p999_ns: Some(150_000),

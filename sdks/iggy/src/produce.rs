@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use bytes::Bytes;
-use harness::producer::{Batch, Lap, Plan, Recorder};
+use harness::producer::{Lap, Plan, Recorder};
 use iggy::prelude::{
     Client, IggyClient, IggyError, IggyMessage, Identifier, MessageClient, Partitioning, StreamClient, StreamCreateOptions,
     TopicClient, TopicCreateOptions, UserClient,
@@ -28,7 +28,7 @@ async fn bounded<T>(what: &str, server: &str, call: impl Future<Output = Result<
 }
 
 /// Sends the plan's batches in its schedule's order, batch `i` of the connection to partition
-/// `i % partitions`, each with its arm's IDs. A batch's time runs from building its messages
+/// `i % partitions` (each partition numbered from 0, as the sink checks it), each with its arm's IDs. A batch's time runs from building its messages
 /// (after any injected work) to the return of the client's `send_messages` call.
 pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: &mut [Ids]) -> anyhow::Result<Recorder> {
     let client = IggyClient::builder()
@@ -43,11 +43,16 @@ pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: 
     let (stream, topic) = stream_and_topic(&client, server, partitions).await?;
 
     let mut recorder = Recorder::new(plan);
+    // The sink numbers each partition's messages on its own, 0, 1, 2, ...
+    let mut next_seq = vec![0u64; partitions as usize];
     for batch in plan.schedule() {
         let start = Instant::now();
         let injected_ns = plan.inject.spin(batch.arm, batch.count);
-        let mut messages = messages(plan, &batch, &mut ids[batch.arm])?;
-        let partitioning = Partitioning::partition_id(batch.index as u32 % partitions);
+        let partition = batch.index % partitions as usize;
+        let first_seq = next_seq[partition];
+        next_seq[partition] += u64::from(batch.count);
+        let mut messages = messages(plan, first_seq, batch.count, &mut ids[batch.arm])?;
+        let partitioning = Partitioning::partition_id(partition as u32);
         let sent = Instant::now();
         bounded("SEND_MESSAGES", server, client.send_messages(&stream, &topic, &partitioning, &mut messages)).await?;
         recorder.record(&batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
@@ -57,9 +62,9 @@ pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: 
     Ok(recorder)
 }
 
-/// The contract's messages of `batch`, each with its ID from `ids`.
-fn messages(plan: &Plan<IdSource>, batch: &Batch, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
-    (batch.first_seq..batch.first_seq + u64::from(batch.count))
+/// The contract's `count` messages from sequence number `first_seq`, each with its ID from `ids`.
+fn messages(plan: &Plan<IdSource>, first_seq: u64, count: u32, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
+    (first_seq..first_seq + u64::from(count))
         .map(|seq| {
             let mut payload = vec![0u8; plan.payload.len()];
             plan.payload.write(seq, &mut payload);
