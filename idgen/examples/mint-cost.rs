@@ -2,7 +2,7 @@
 //! (`scripts/mint-costs.sh` drives it):
 //!
 //! - `mint-cost run NAME -n N` mints N IDs with one source, for callgrind (instructions) and
-//!   strace (getrandom calls); `baseline` and `baseline-batch` are the same loops minting nothing.
+//!   strace (getrandom calls); `baseline` is the same batch loop minting nothing.
 //! - `mint-cost record --counts DIR --runs R --out results/mint-costs --doc README.md ...` times
 //!   every source itself (1 and 2 threads), reads DIR's callgrind and strace outputs, and writes
 //!   `<out>.json`, `<out>.md` and the measured block of each doc.
@@ -34,26 +34,25 @@ enum Group {
     Peer,
 }
 
-/// Every source: name, group, whether it mints a batch at once, what it is.
-const SOURCES: &[(&str, Group, bool, &str)] = &[
-    ("baseline", Group::Baseline, false, "the per-ID loop storing a constant"),
-    ("baseline-batch", Group::Baseline, true, "the batch loop writing nothing"),
-    ("fast", Group::Idgen, false, "`idgen::mint()`: this thread's AES-128-CTR pool"),
-    ("fast-atfork", Group::Idgen, false, "`idgen::mint()` with IDGEN_WIPEONFORK=off (atfork fallback)"),
-    ("fill", Group::Idgen, true, "`idgen::fill()` of 1000-ID batches"),
-    ("pooled", Group::Idgen, false, "`Pooled`: an owned AES-128-CTR pool"),
-    ("chacha8", Group::Idgen, false, "`ChaCha8Pool`: an owned ChaCha8 pool"),
-    ("xoshiro", Group::Idgen, false, "`Xoshiro`: Xoshiro256++, not a CSPRNG"),
-    ("ospool", Group::Idgen, false, "`OsPool`: 4 KiB of getrandom per 256 IDs"),
-    ("uuid", Group::Idgen, false, "`UuidV4`: what `Uuid::new_v4()` does by default, getrandom per ID"),
-    ("threadrng", Group::Idgen, false, "`ThreadRngUuid`: v4 bits over rand's ThreadRng"),
-    ("rand-random-u128", Group::Peer, false, "`rand::random::<u128>()` (ThreadRng, ChaCha12)"),
-    ("rand-chacha8-16-bytes", Group::Peer, false, "rand_chacha's `ChaCha8Rng::fill_bytes` of 16 bytes"),
-    ("aes-ctr-per-id", Group::Peer, false, "RustCrypto `ctr` AES-128-CTR keystream per ID, no pool"),
-    ("uuid-fast-rng", Group::Peer, false, "`Uuid::new_v4()` with uuid's `fast-rng` feature"),
-    ("fastrand-u128", Group::Peer, false, "`fastrand::u128(..)`: 64-bit state, NOT collision-safe (floor)"),
-    ("ulid", Group::Peer, false, "`ulid::Ulid::generate()`"),
-    ("counter", Group::Peer, false, "a thread-local counter: unique per thread only (floor)"),
+/// Every source: name, group, what it is.
+const SOURCES: &[(&str, Group, &str)] = &[
+    ("baseline", Group::Baseline, "the batch loop writing nothing"),
+    ("fast", Group::Idgen, "`idgen::mint()`: this thread's AES-128-CTR pool"),
+    ("fast-atfork", Group::Idgen, "`idgen::mint()` with IDGEN_WIPEONFORK=off (atfork fallback)"),
+    ("fill", Group::Idgen, "`idgen::fill()` of 1000-ID batches"),
+    ("pooled", Group::Idgen, "`Pooled`: an owned AES-128-CTR pool"),
+    ("chacha8", Group::Idgen, "`ChaCha8Pool`: an owned ChaCha8 pool"),
+    ("xoshiro", Group::Idgen, "`Xoshiro`: Xoshiro256++, not a CSPRNG"),
+    ("ospool", Group::Idgen, "`OsPool`: 4 KiB of getrandom per 256 IDs"),
+    ("uuid", Group::Idgen, "`UuidV4`: what `Uuid::new_v4()` does by default, getrandom per ID"),
+    ("threadrng", Group::Idgen, "`ThreadRngUuid`: v4 bits over rand's ThreadRng"),
+    ("rand-random-u128", Group::Peer, "`rand::random::<u128>()` (ThreadRng, ChaCha12)"),
+    ("rand-chacha8-16-bytes", Group::Peer, "rand_chacha's `ChaCha8Rng::fill_bytes` of 16 bytes"),
+    ("aes-ctr-per-id", Group::Peer, "RustCrypto `ctr` AES-128-CTR keystream per ID, no pool"),
+    ("uuid-fast-rng", Group::Peer, "`Uuid::new_v4()` with uuid's `fast-rng` feature"),
+    ("fastrand-u128", Group::Peer, "`fastrand::u128(..)`: 64-bit state, NOT collision-safe (floor)"),
+    ("ulid", Group::Peer, "`ulid::Ulid::generate()`"),
+    ("counter", Group::Peer, "a thread-local counter: unique per thread only (floor)"),
 ];
 
 /// Runs a body over one source as a concrete closure (no dynamic dispatch in the loop).
@@ -62,19 +61,20 @@ trait Body {
     fn run(self, fill: impl FnMut(&mut [MessageId])) -> Self::Out;
 }
 
-/// Per-ID sources fill a batch one `mint` at a time, each through `black_box`.
+/// Per-ID sources fill a batch one `mint` at a time, as a producer writes each message's ID.
+/// The batch, not each ID, goes through `black_box`: a per-ID `black_box` spills every ID to the
+/// stack and back, a store-forwarding stall that would dominate the cheap sources.
 fn each(mut next: impl FnMut() -> MessageId) -> impl FnMut(&mut [MessageId]) {
     move |out| {
         for id in out {
-            *id = black_box(next());
+            *id = next();
         }
     }
 }
 
 fn dispatch<B: Body>(name: &str, body: B) -> Option<B::Out> {
     Some(match name {
-        "baseline" => body.run(each(MessageId::default)),
-        "baseline-batch" => body.run(|out| {
+        "baseline" => body.run(|out| {
             black_box(out);
         }),
         "fast" | "fast-atfork" => body.run(each(idgen::mint)),
@@ -139,7 +139,7 @@ impl Body for Count {
         let mut batch = [MessageId::default(); BATCH];
         let mut acc = 0u128;
         for _ in 0..self.0.div_ceil(BATCH as u64) {
-            fill(&mut batch);
+            fill(black_box(&mut batch));
             acc ^= black_box(&batch)[BATCH - 1].as_u128();
         }
         acc
@@ -292,10 +292,9 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
         return Err("--runs must be at least 1".into());
     }
     let counted = n.div_ceil(BATCH as u64) as f64 * BATCH as f64;
-    let base = |batch: bool| if batch { "baseline-batch" } else { "baseline" };
     let mut rows = Vec::new();
     let mut medians = std::collections::HashMap::new();
-    for &(name, group, batch, what) in SOURCES.iter().filter(|s| s.1 != Group::Baseline) {
+    for &(name, group, what) in SOURCES.iter().filter(|s| s.1 != Group::Baseline) {
         eprintln!("mint-cost: timing {name}");
         let mut by_threads = Vec::new();
         for threads in [1, 2] {
@@ -303,8 +302,8 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
             medians.insert((name, threads), per_run.clone());
             by_threads.push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
         }
-        let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, base(batch))?) / counted;
-        let calls = (strace_getrandom(counts, name)? - strace_getrandom(counts, base(batch))?) / counted * 1000.0;
+        let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, "baseline")?) / counted;
+        let calls = (strace_getrandom(counts, name)? - strace_getrandom(counts, "baseline")?) / counted * 1000.0;
         let (one, two) = (by_threads[0]["ns_per_id"]["median"].as_f64(), by_threads[1]["ns_per_id"]["median"].as_f64());
         rows.push(json!({
             "name": name, "group": if group == Group::Idgen { "idgen" } else { "peer" }, "what": what,
@@ -401,8 +400,9 @@ fn markdown(json: &Value) -> String {
         "# What one message ID costs".to_owned(),
         String::new(),
         "Generated by `scripts/mint-costs.sh`; do not edit. Ir/ID is callgrind's instruction count of".to_owned(),
-        "`mint-cost run NAME -n N` minus the same loop minting nothing (`baseline`; `baseline-batch` for".to_owned(),
-        "`fill`), divided by N: user space only, so a syscall shows as its wrapper. getrandom calls come".to_owned(),
+        "`mint-cost run NAME -n N` minus the same batch loop minting nothing (`baseline`), divided by N, so".to_owned(),
+        "a per-ID source's count includes storing the ID into its batch slot. User space only, so a".to_owned(),
+        "syscall shows as its wrapper. getrandom calls come".to_owned(),
         "from `strace -f -c` on the same runs minus the baseline's. ns/ID is wall clock on a shared".to_owned(),
         "machine: it moves from run to run, the instruction counts do not. valgrind offers no VAES or".to_owned(),
         "AVX-512, so under callgrind the `aes` crate runs its AES-NI (one block per instruction) path;".to_owned(),

@@ -79,7 +79,7 @@ fn local_state() -> *mut State<AesCtr> {
 
 #[cold]
 #[inline(never)]
-fn local_refill() -> MessageId {
+fn local_refill() {
     // SAFETY: a live region of this thread, reached only from this thread.
     unsafe { (*local_state()).refill() }
 }
@@ -90,9 +90,11 @@ fn local_refill() -> MessageId {
 pub fn mint() -> MessageId {
     // SAFETY: the state is this thread's; `mint`, `fill` and `local_refill` do not re-enter
     // each other, so each access is the only one for its duration.
-    match unsafe { pool::take(LOCAL.get()) } {
-        Some(id) => id,
-        None => local_refill(),
+    loop {
+        if let Some(id) = unsafe { pool::take(LOCAL.get()) } {
+            return id;
+        }
+        local_refill();
     }
 }
 

@@ -68,13 +68,13 @@ fn seeded<'a, K: Keystream>(seeded: &mut u8, key: &'a mut MaybeUninit<K>) -> &'a
 
 impl<K: Keystream> State<K> {
 
-    /// The slow path, once per 256 IDs: seed if needed, refill and hand out slot 0.
+    /// The slow path, once per 256 IDs: seed if needed and refill. The caller then takes
+    /// again, so the hot path has one exit and its ID stays in a register.
     #[cold]
     #[inline(never)]
-    pub(crate) fn refill(&mut self) -> MessageId {
+    pub(crate) fn refill(&mut self) {
         seeded(&mut self.seeded, &mut self.key).write(&mut self.ids);
-        self.left = POOL_BYTES - 16;
-        MessageId::from_le_bytes(self.ids[0])
+        self.left = POOL_BYTES;
     }
 
     /// What is left in the pool, then the keystream straight into `out`; a tail shorter than
@@ -90,9 +90,11 @@ impl<K: Keystream> State<K> {
         if !straight.is_empty() {
             seeded(&mut self.seeded, &mut self.key).write(straight);
         }
-        for id in tail {
-            // SAFETY: `self` is a live state.
-            *id = unsafe { take(self) }.unwrap_or_else(|| self.refill()).to_le_bytes();
+        if !tail.is_empty() {
+            self.refill();
+            let left = self.left;
+            tail.copy_from_slice(&self.ids[..tail.len()]);
+            self.left = left - tail.len() * 16;
         }
     }
 }
@@ -145,10 +147,12 @@ impl<K: Keystream> Mint for Pool<K> {
     #[inline(always)]
     fn mint(&mut self) -> MessageId {
         let state = self.state.get();
-        // SAFETY: the region lives as long as `self`, and `&mut self` makes this the only use.
-        match unsafe { take(state) } {
-            Some(id) => id,
-            None => unsafe { (*state).refill() },
+        loop {
+            // SAFETY: the region lives as long as `self`, and `&mut self` makes this the only use.
+            if let Some(id) = unsafe { take(state) } {
+                return id;
+            }
+            unsafe { (*state).refill() };
         }
     }
 
