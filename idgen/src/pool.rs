@@ -67,7 +67,6 @@ fn seeded<'a, K: Keystream>(seeded: &mut u8, key: &'a mut MaybeUninit<K>) -> &'a
 }
 
 impl<K: Keystream> State<K> {
-
     /// The slow path, once per 256 IDs: seed if needed and refill. The caller then takes
     /// again, so the hot path has one exit and its ID stays in a register.
     #[cold]
@@ -92,9 +91,8 @@ impl<K: Keystream> State<K> {
         }
         if !tail.is_empty() {
             self.refill();
-            let left = self.left;
             tail.copy_from_slice(&self.ids[..tail.len()]);
-            self.left = left - tail.len() * 16;
+            self.left = POOL_BYTES - tail.len() * 16;
         }
     }
 }
