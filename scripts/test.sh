@@ -16,6 +16,9 @@ suite() {
 
 # Release mode: the idgen tests mint tens of millions of IDs.
 suite rust cargo test --workspace --release --locked
+# idgen's portable AES (CPUs without AES-NI), forced by a cfg in a target folder of its own.
+suite idgen-soft-aes env RUSTFLAGS='--cfg aes_backend="soft"' \
+  cargo test -p idgen --release --locked --target-dir target/soft-aes --test minting --test fallback
 suite fault-matrix bash scripts/fault-matrix.sh
 for dir in sdks/*/; do
   lang="$(basename "$dir")"
