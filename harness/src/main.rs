@@ -1,9 +1,8 @@
 //! mintbench's harness: the sink, the Rust producer, the run orchestrator and the test vectors.
 
-mod runner;
 mod vectors;
 
-use harness::{producer, sink, wire};
+use harness::{producer, runner, sink, wire};
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -35,6 +34,16 @@ enum Command {
     Calibrate(runner::CalibrateArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
+    /// Print the settings of `harness run` as a table: variable, flag, default, meaning.
+    Settings(SettingsArgs),
+}
+
+#[derive(clap::Args)]
+struct SettingsArgs {
+    /// Print only the names of every variable the harness and its producers read, one a line
+    /// (for clearing an environment).
+    #[arg(long)]
+    env_names: bool,
 }
 
 #[derive(clap::Args)]
@@ -76,6 +85,10 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => runner::calibrate(&args),
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
+            Ok(())
+        }
+        Command::Settings(args) => {
+            print!("{}", if args.env_names { runner::settings::env_names().join("\n") + "\n" } else { runner::settings::table() });
             Ok(())
         }
     };

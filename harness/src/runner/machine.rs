@@ -42,6 +42,13 @@ impl Machine {
     }
 }
 
+impl Machine {
+    /// CPU, cores, kernel and revision in one phrase, as every report states them.
+    pub fn summary(&self) -> String {
+        format!("{} ({} cores), Linux {}, revision {}", self.cpu_model, self.cores, self.kernel, self.git_revision)
+    }
+}
+
 /// The first non-empty line a command prints on stdout or stderr (java prints its version on
 /// stderr), or "unknown".
 fn first_line(dir: &Path, cmd: &[&str]) -> String {

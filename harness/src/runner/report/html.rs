@@ -4,9 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::analysis::ArmAnalysis;
-use super::arm::Arm;
-use super::report::{Report, WorkloadReport, thousands};
+use super::render::Render;
+use super::state::{Report, WorkloadReport};
+use crate::runner::analysis::ArmAnalysis;
+use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::model::{Arm, Warning};
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
 h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
@@ -21,7 +23,15 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-pub fn render(report: &Report) -> String {
+pub struct Html;
+
+impl Render for Html {
+    fn render(&self, report: &Report) -> String {
+        page(report)
+    }
+}
+
+fn page(report: &Report) -> String {
     let mut out = String::new();
     let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(&report.name));
     let _ = writeln!(out, "<h1>{}</h1>", esc(&report.name));
@@ -32,14 +42,11 @@ pub fn render(report: &Report) -> String {
     let m = &report.machine;
     let _ = writeln!(
         out,
-        "<ul class=\"meta\"><li>Command: <code>{}</code></li><li>Started {}, finished {}</li><li>Machine: {} ({} cores), Linux {}, revision {}</li><li>Toolchains: {}</li></ul>",
+        "<ul class=\"meta\"><li>Command: <code>{}</code></li><li>Started {}, finished {}</li><li>Machine: {}</li><li>Toolchains: {}</li></ul>",
         esc(&report.command),
         esc(&report.started),
         esc(report.finished.as_deref().unwrap_or("-")),
-        esc(&m.cpu_model),
-        m.cores,
-        esc(&m.kernel),
-        esc(&m.git_revision),
+        esc(&m.summary()),
         esc(&m.toolchains.join("; "))
     );
     for w in &report.workloads {
@@ -66,14 +73,7 @@ fn workload(w: &WorkloadReport, out: &mut String) {
         let class = if failed.is_empty() { "passed" } else { "failed" };
         let _ = writeln!(out, "<div class=\"budgets {class}\"><h3>Budgets: {}</h3><p>{} of {} met.</p>", class.to_uppercase(), checks.len() - failed.len(), checks.len());
         for c in failed {
-            let _ = writeln!(
-                out,
-                "<pre class=\"budget-failure\">FAILED  {}: {}\n  observed: {}\n  meaning:  {}</pre>",
-                esc(&c.subject),
-                esc(&c.budget),
-                esc(&c.observed),
-                esc(c.meaning.as_deref().unwrap_or(""))
-            );
+            let _ = writeln!(out, "<pre class=\"budget-failure\">{}</pre>", esc(&c.failure_text()));
         }
         out.push_str("</div>\n");
     }
@@ -176,10 +176,6 @@ fn dot_plot(arms: &[Arm], out: &mut String) {
     out.push_str("</svg>\n");
 }
 
-fn cell(p: Option<f64>) -> String {
-    p.map_or("-".into(), |p| format!("{p:.4}"))
-}
-
 fn verdicts(w: &WorkloadReport, out: &mut String) {
     let Some(a) = &w.analysis else { return };
     out.push_str("<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>p (Welch)</th><th>p (Mann-Whitney)</th><th>verdict</th><th>runs needed</th></tr>\n");
@@ -188,15 +184,14 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
         let k = &c.comparison;
         let _ = writeln!(
             out,
-            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}% ({:.2}x)</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&c.sdk),
             esc(&c.before),
             esc(&c.after),
-            k.change_pct,
-            k.ratio,
-            k.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.2}x .. {hi:.2}x")),
-            cell(k.welch.p),
-            cell(k.mann_whitney.p),
+            change(k),
+            ratio_ci(k).unwrap_or_else(|| "-".into()),
+            p_value(k.welch.p),
+            p_value(k.mann_whitney.p),
             esc(verdict),
             k.runs_needed.filter(|_| is_pair).map_or("-".into(), |n| n.to_string())
         );
@@ -207,7 +202,7 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
 fn measured(arms: &[ArmAnalysis], out: &mut String) {
     out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
     for a in arms {
-        let f = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
+        let f = fixed;
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -218,8 +213,8 @@ fn measured(arms: &[ArmAnalysis], out: &mut String) {
             f(a.latency.map(|l| l.p50_ns / 1e3), 1),
             f(a.latency.map(|l| l.p99_ns / 1e3), 1),
             f(a.latency.map(|l| l.p999_ns / 1e3), 1),
-            f(a.counts.map(|c| c.syscalls_per_msg), 3),
-            f(a.counts.map(|c| c.getrandom_per_1000_ids), 2),
+            f(a.syscalls.map(|c| c.syscalls_per_msg), 3),
+            f(a.syscalls.map(|c| c.getrandom_per_1000_ids), 2),
             f(a.alloc_bytes_per_msg, 1),
             esc(a.failure.as_deref().map_or(a.status, |why| why))
         );
@@ -227,7 +222,7 @@ fn measured(arms: &[ArmAnalysis], out: &mut String) {
     out.push_str("</table>\n");
 }
 
-fn warnings<'a>(list: impl Iterator<Item = &'a super::warnings::Warning>, out: &mut String) {
+fn warnings<'a>(list: impl Iterator<Item = &'a Warning>, out: &mut String) {
     let items: Vec<String> = list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
     if !items.is_empty() {
         let _ = writeln!(out, "<h3>Warnings</h3><ul class=\"warnings\">{}</ul>", items.concat());
