@@ -142,9 +142,15 @@ impl Arm {
         self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref())
     }
 
-    /// Throughputs of the timed runs, in run order.
+    /// (order, sample) of each timed run with a result: the one figure every statistic,
+    /// warning and chart reads, msgs/s.
+    pub fn timed_samples(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec)))
+    }
+
+    /// The samples of the timed runs, in run order.
     pub fn samples(&self) -> Vec<f64> {
-        self.timed().map(|r| r.msgs_per_sec).collect()
+        self.timed_samples().map(|(_, v)| v).collect()
     }
 
     /// The samples, only for an arm none of whose runs failed.

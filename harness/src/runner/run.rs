@@ -84,9 +84,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.control.is_none()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let counts = lab.syscall_counts(&workload.settings, arm, &scratch);
-                report.record_syscalls(w, i, counts, 2);
+                report.record_syscalls(w, i, counts, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
-                bar.inc(2);
+                bar.inc(syscalls::RUNS as u64);
             }
         }
         let load = cpu_before.zip(cpu_after).and_then(|(a, b)| a.others_since(&b, &format!("workload {}", workload.settings.name)));

@@ -70,11 +70,24 @@ pub enum Source {
     Suite,
 }
 
+/// The binding of a whole-number field of [`Settings`] with no range of its own.
+macro_rules! number_field {
+    ($field:ident) => {
+        Binding::Workload {
+            set: |s, v| {
+                s.$field = number(v)?;
+                Ok(())
+            },
+            get: |s| s.$field.to_string(),
+        }
+    };
+}
+
 pub const MODE: Setting = Setting {
     env: "MODE",
     flag: "mode",
     aliases: &[],
-    help: "producer (msgs/s against the sink) or mint (IDs/s in a loop, Rust only).",
+    help: "What a run measures: producer (msgs/s against the sink) or mint (IDs/s in a loop, Rust only).",
     default: Fallback::Value("producer"),
     to_producer: true,
     in_suite: true,
@@ -153,18 +166,12 @@ pub const BITS: Setting = Setting {
     env: "BITS",
     flag: "bits",
     aliases: &[],
-    help: "Bits per packed payload value, 1..=64.",
+    help: "Bits per packed payload value, 1..=64 (42 bits x PACK 1 is ~6 B a message, x 167 is 1,002 B).",
     default: Fallback::Value("42"),
     to_producer: true,
     in_suite: true,
     in_line: true,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.bits = number(v)?;
-            Ok(())
-        },
-        get: |s| s.bits.to_string(),
-    },
+    binding: number_field!(bits),
 };
 
 pub const PACK: Setting = Setting {
@@ -176,13 +183,7 @@ pub const PACK: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.pack = number(v)?;
-            Ok(())
-        },
-        get: |s| s.pack.to_string(),
-    },
+    binding: number_field!(pack),
 };
 
 pub const BATCH: Setting = Setting {
@@ -194,13 +195,7 @@ pub const BATCH: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.batch = number(v)?;
-            Ok(())
-        },
-        get: |s| s.batch.to_string(),
-    },
+    binding: number_field!(batch),
 };
 
 pub const MESSAGES: Setting = Setting {
@@ -212,13 +207,7 @@ pub const MESSAGES: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.messages = number(v)?;
-            Ok(())
-        },
-        get: |s| s.messages.to_string(),
-    },
+    binding: number_field!(messages),
 };
 
 pub const WARMUP: Setting = Setting {
@@ -230,13 +219,7 @@ pub const WARMUP: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.warmup = number(v)?;
-            Ok(())
-        },
-        get: |s| s.warmup.to_string(),
-    },
+    binding: number_field!(warmup),
 };
 
 pub const TIMEOUT: Setting = Setting {
@@ -279,7 +262,7 @@ pub const NAME: Setting = Setting {
     env: "NAME",
     flag: "name",
     aliases: &[],
-    help: "Report name: <RESULTS_DIR>/<NAME>.md, .json, .html.",
+    help: "Report name: the report is RESULTS_DIR/NAME.md, .json and .html.",
     default: Fallback::Derived("the suite's name, or MODE-SDK-bitsBITS-packPACK"),
     to_producer: false,
     in_suite: false,
@@ -330,13 +313,12 @@ pub fn env_names() -> Vec<&'static str> {
     SETTINGS.iter().map(|s| s.env).chain(PRODUCER_ONLY.iter().copied()).collect()
 }
 
-/// The settings as a Markdown table: variable, flag, default, meaning.
+/// The settings as a Markdown table: variable, flag, suite key, default, meaning.
 pub fn table() -> String {
-    let mut out = String::from("| setting | flag | default | meaning |\n|---|---|---|---|\n");
+    let mut out = String::from("| setting | flag | suite key | default | meaning |\n|---|---|---|---|---|\n");
     for s in SETTINGS {
-        let (Fallback::Value(default) | Fallback::Derived(default)) = s.default;
-        let suite = if s.in_suite { format!("; suite key `{}`", s.key()) } else { String::new() };
-        out += &format!("| `{}` | `--{}` | {default} | {}{suite} |\n", s.env, s.flag, s.help_text().rsplit_once(" [default:").map_or(s.help, |(h, _)| h));
+        let key = if s.in_suite { format!("`{}`", s.key()) } else { "-".into() };
+        out += &format!("| `{}` | `--{}` | {key} | {} | {} |\n", s.env, s.flag, s.default_text(), s.meaning());
     }
     out
 }
@@ -347,17 +329,25 @@ impl Setting {
         self.flag.replace('-', "_")
     }
 
-    /// The help text with the default, and the names a value may take where they are listed.
-    pub fn help_text(&self) -> String {
+    /// The help, and the names a value may take where the table of SDK rows lists them.
+    pub fn meaning(&self) -> String {
         let choices = match self.env {
             "SDK" => format!(" {}.", SDKS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")),
             "MSG_ID" => SDKS.iter().map(|s| format!(" {}: {}.", s.name, s.msg_ids.join(", "))).collect(),
             _ => String::new(),
         };
-        let default = match self.default {
+        format!("{}{choices}", self.help)
+    }
+
+    pub fn default_text(&self) -> &'static str {
+        match self.default {
             Fallback::Value(v) | Fallback::Derived(v) => v,
-        };
-        format!("{}{choices} [default: {default}]", self.help)
+        }
+    }
+
+    /// The flag's help: the meaning and the default.
+    pub fn help_text(&self) -> String {
+        format!("{} [default: {}]", self.meaning(), self.default_text())
     }
 
     fn arg(&'static self) -> Arg {
@@ -688,9 +678,7 @@ impl RunArgs {
     }
 
     pub fn formats(&self) -> anyhow::Result<Vec<Format>> {
-        let text = self.layer().get(&FORMAT).unwrap_or(match FORMAT.default {
-            Fallback::Value(v) | Fallback::Derived(v) => v,
-        });
+        let text = self.layer().get(&FORMAT).unwrap_or(FORMAT.default_text());
         list(text)
             .iter()
             .map(|f| match f.as_str() {
@@ -790,7 +778,7 @@ mod tests {
             assert!(SETTINGS[..i].iter().all(|o| o.env != s.env), "{} is defined twice", s.env);
             assert!(!(s.to_producer && matches!(s.binding, Binding::Output)), "{}: only workload settings reach producers", s.env);
         }
-        let help = SDK.help_text() + &MSG_ID.help_text();
+        let help = SDK.meaning() + &MSG_ID.meaning();
         assert!(help.contains("iggy") && help.contains("java: uuid, securerandom-pool"), "{help}");
     }
 

@@ -12,6 +12,7 @@ use super::budget::Budgets;
 use super::model::{Arm, Warning};
 use super::sdk::Sdk;
 use super::settings::{Layer, RunArgs, Settings, check_file_name};
+use super::syscalls;
 use super::warnings;
 use crate::producer::Mode;
 
@@ -135,7 +136,7 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace { 2 * arms.iter().filter(|a| a.control.is_none()).count() } else { 0 };
+                let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.control.is_none()).count() } else { 0 };
                 arms.len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()

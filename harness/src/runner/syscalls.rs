@@ -29,8 +29,11 @@ pub fn traced(command: &Command, summary: &Path) -> Command {
     traced
 }
 
+/// Instrumented runs per arm.
+pub const RUNS: usize = 2;
+
 /// The instrumented runs' sizes: one warm-up batch, then BATCHES or 2 x BATCHES.
-pub fn sizes(batch: u32) -> [Size; 2] {
+pub fn sizes(batch: u32) -> [Size; RUNS] {
     let batch = u64::from(batch);
     [Size { messages: (BATCHES + 1) * batch, warmup: batch }, Size { messages: (2 * BATCHES + 1) * batch, warmup: batch }]
 }

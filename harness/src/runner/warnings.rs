@@ -137,7 +137,7 @@ fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
     let mut control: Vec<(usize, f64)> = arms
         .iter()
         .filter(|a| a.control.is_some())
-        .flat_map(|a| a.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec))))
+        .flat_map(Arm::timed_samples)
         .collect();
     control.sort_by_key(|(order, _)| *order);
     let values: Vec<f64> = control.into_iter().map(|(_, v)| v).collect();

@@ -2,6 +2,7 @@
 
 mod bootstrap;
 mod mann_whitney;
+// One module per analysis beside these; the paired one (blocks of arms) joins as `pub mod paired;`.
 mod power;
 
 use serde::Serialize;

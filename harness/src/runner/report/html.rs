@@ -95,6 +95,20 @@ fn class_of(arm: &Arm) -> &'static str {
     }
 }
 
+/// Opens a chart of one row per arm; returns the height of its plot, where the axis goes.
+fn svg_open(out: &mut String, class: &str, rows: usize) -> f64 {
+    let height = ROW_H * rows as f64 + 8.0;
+    let _ = write!(out, "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    height
+}
+
+/// Writes row `i`'s label left of the plot; returns the row's top.
+fn row_label(out: &mut String, i: usize, label: &str) -> f64 {
+    let y = 4.0 + ROW_H * i as f64;
+    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(label));
+    y
+}
+
 fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
     let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
     let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
@@ -114,12 +128,10 @@ fn compact(v: f64) -> String {
 fn bar_chart(arms: &[Arm], analysed: &[ArmAnalysis], out: &mut String) {
     let hi = analysed.iter().filter_map(|a| a.summary).map(|s| s.mean + s.stddev).fold(0.0, f64::max);
     let hi = if hi > 0.0 { hi * 1.05 } else { 1.0 };
-    let height = ROW_H * arms.len() as f64 + 8.0;
-    let _ = write!(out, "<svg class=\"bar-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let height = svg_open(out, "bar-chart", arms.len());
     let x = |v: f64| LABEL_W + v / hi * PLOT_W;
     for (i, (arm, a)) in arms.iter().zip(analysed).enumerate() {
-        let y = 4.0 + ROW_H * i as f64;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&a.label));
+        let y = row_label(out, i, &a.label);
         let Some(s) = a.summary else { continue };
         let _ = write!(
             out,
@@ -153,22 +165,19 @@ fn dot_plot(arms: &[Arm], out: &mut String) {
     let all: Vec<f64> = arms.iter().flat_map(Arm::samples).collect();
     let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { (min - (max - min).max(max * 0.01) * 0.05, max + (max - min).max(max * 0.01) * 0.05) };
-    let height = ROW_H * arms.len() as f64 + 8.0;
-    let _ = write!(out, "<svg class=\"dot-plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let height = svg_open(out, "dot-plot", arms.len());
     for (i, arm) in arms.iter().enumerate() {
-        let y = 4.0 + ROW_H * i as f64;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&arm.label()));
-        for (k, run) in arm.runs.iter().filter(|r| !r.warmup).enumerate() {
-            let Some(r) = &run.result else { continue };
+        let y = row_label(out, i, &arm.label());
+        for (k, (order, sample)) in arm.timed_samples().enumerate() {
             // Alternate rows of dots so that equal values stay visible.
             let cy = y + ROW_H / 2.0 + if k % 2 == 0 { -3.0 } else { 3.0 };
-            let cx = LABEL_W + (r.msgs_per_sec - lo) / (hi - lo) * PLOT_W;
+            let cx = LABEL_W + (sample - lo) / (hi - lo) * PLOT_W;
             let _ = write!(
                 out,
                 "<circle class=\"sample\" data-arm=\"{}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3.5\"><title>run {}: {}</title></circle>",
                 esc(&arm.label()),
-                run.order,
-                thousands(r.msgs_per_sec)
+                order,
+                thousands(sample)
             );
         }
     }
