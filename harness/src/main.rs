@@ -36,6 +36,8 @@ enum Command {
     Vectors,
     /// Print the settings of `harness run` as a table: variable, flag, default, meaning.
     Settings(SettingsArgs),
+    /// Turn a language benchmark's raw samples (sdks/README.md) into results/sdk-<lang>-mint.json and .md.
+    MintReport(MintReportArgs),
 }
 
 #[derive(clap::Args)]
@@ -44,6 +46,15 @@ struct SettingsArgs {
     /// (for clearing an environment).
     #[arg(long)]
     env_names: bool,
+}
+
+#[derive(clap::Args)]
+struct MintReportArgs {
+    /// The raw sample file a folder's bench.sh wrote.
+    raw: std::path::PathBuf,
+    /// Where to write sdk-<lang>-mint.json and .md.
+    #[arg(long, default_value = "results")]
+    results_dir: std::path::PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -83,6 +94,9 @@ fn main() -> ExitCode {
         }),
         Command::Run(args) => runner::run(&args),
         Command::Calibrate(args) => runner::calibrate(&args),
+        Command::MintReport(args) => harness::mint_report::write(&args.raw, &args.results_dir).map(|written| {
+            println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        }),
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())

@@ -6,7 +6,10 @@ cd "$(dirname "$0")"
 mkdir -p bin
 
 MCS=(mcs -nologo -optimize+ -unsafe -warnaserror+ -langversion:7.2)
-LIB_SOURCES=($(ls src/*.cs | grep -v '\.Tests\.cs$'))
+LIB_SOURCES=()
+for source in src/*.cs; do
+  [[ $source == *.Tests.cs ]] || LIB_SOURCES+=("$source")
+done
 TEST_SOURCES=(src/*.Tests.cs programs/Producer.Tests.cs tests/*.cs)
 
 # build TARGET INPUT... -- MCS_ARGS...
@@ -25,11 +28,11 @@ build() {
 }
 
 build bin/Mintbench.dll "${LIB_SOURCES[@]}" build.sh -- \
-  -target:library -r:System.Numerics "${LIB_SOURCES[@]}"
+  -target:library -r:System.Numerics -r:System.Runtime.Serialization -r:System.Xml "${LIB_SOURCES[@]}"
 build bin/Producer.exe programs/Producer.cs bin/Mintbench.dll -- \
   -r:bin/Mintbench.dll programs/Producer.cs
-build bin/MintBenchmark.exe programs/MintBenchmark.cs programs/BenchmarkReport.cs bin/Mintbench.dll -- \
-  -r:bin/Mintbench.dll -r:System.Runtime.Serialization -r:System.Xml programs/MintBenchmark.cs programs/BenchmarkReport.cs
+build bin/MintBenchmark.exe programs/MintBenchmark.cs bin/Mintbench.dll -- \
+  -r:bin/Mintbench.dll programs/MintBenchmark.cs
 build bin/Tests.exe "${TEST_SOURCES[@]}" bin/Mintbench.dll -- \
   -r:bin/Mintbench.dll -r:System.Numerics -r:System.Runtime.Serialization -r:System.Xml -r:System.Xml.Linq \
   "${TEST_SOURCES[@]}"

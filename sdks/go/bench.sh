@@ -1,30 +1,29 @@
 #!/usr/bin/env bash
-# The Go mint-only benchmark: `go test -bench` over every strategy, COUNT runs
-# each (default 10, about a minute), summarized into results/sdk-go-mint.md and
-# .json, with benchstat's uuid-vs-fast comparison in results/sdk-go-benchstat.txt.
+# The Go mint benchmark (sdks/README.md, "Native mint benchmarks"): `go test
+# -bench` over every strategy, COUNT runs each (default 10, about a minute),
+# its samples extracted into a raw file that `harness mint-report` turns into
+# OUTDIR/sdk-go-mint.json and .md.
+# Usage: sdks/go/bench.sh [OUTDIR]    (default: results/ at the repo root)
 set -euo pipefail
-cd "$(dirname "$0")"
-
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+outdir=${1:-$root/results}
 count=${COUNT:-10}
-results=../../results
-raw=bin/mint-bench.txt
-benchstat="$(go env GOPATH)/bin/benchstat"
-[[ -x "$benchstat" ]] || { echo "error: benchstat is missing: run sdks/go/setup.sh" >&2; exit 1; }
-mkdir -p bin "$results"
+harness=$root/target/release/harness
 
-bench_cmd=(go test -run '^$' -bench '^BenchmarkMint$' -benchmem -count "$count" ./mint)
-"${bench_cmd[@]}" | tee "$raw"
-go run ./cmd/benchreport -in "$raw" \
-  -command "cd sdks/go && ${bench_cmd[*]}" \
-  -md "$results/sdk-go-mint.md" -json "$results/sdk-go-mint.json"
+command="sdks/go/bench.sh${1:+ $1}"
+[[ -z "${COUNT:-}" ]] || command="COUNT=$COUNT $command"
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
 
-stat_cmd=("$benchstat" -filter '/strategy:(uuid OR fast)' -col '/strategy@(uuid fast)' "$raw")
-{
-  echo "# benchstat: uuid (base) against fast, ns and allocations per minted ID"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); toolchain: $(go version)"
-  echo "# input: the raw output of \`cd sdks/go && ${bench_cmd[*]}\` (also in results/sdk-go-mint.md)"
-  echo "# command: cd sdks/go && benchstat -filter '/strategy:(uuid OR fast)' -col '/strategy@(uuid fast)' $raw"
-  echo
-  "${stat_cmd[@]}"
-} >"$results/sdk-go-benchstat.txt"
-cat "$results/sdk-go-benchstat.txt"
+cd "$here"
+mkdir -p bin
+output=bin/mint-bench.txt
+raw=bin/mint-raw.json
+go test -run '^$' -bench '^BenchmarkMint$' -benchmem -count "$count" ./mint | tee "$output"
+go run ./cmd/mintsamples -in "$output" -out "$raw" -command "$command"
+if [[ ! -x "$harness" ]]; then
+  echo "error: target/release/harness is missing (cargo build --release -p harness); the samples are in sdks/go/$raw" >&2
+  exit 1
+fi
+"$harness" mint-report "$raw" --results-dir "$outdir"

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# The Java mint-only benchmark: JMH over every strategy and the pool-size sweep, with -prof gc,
-# short settings (about two minutes), written to results/sdk-java-mint.md and .json.
+# The Java mint-only benchmark: JMH over every strategy and the pool-size sweep (about two
+# minutes), its samples handed to `harness mint-report`, which writes OUTDIR/sdk-java-mint.json
+# and .md. Usage: sdks/java/bench.sh [OUTDIR] (default: results/ of the repo).
 set -euo pipefail
-cd "$(dirname "$0")"
-results=../../results
-raw=target/jmh-mint.json
-mkdir -p "$results"
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+outdir="$(realpath -m -- "${1:-$repo/results}")"
+command="sdks/java/bench.sh${1:+ $1}"
+jmh_json="$here/target/jmh-mint.json"
+raw="$here/target/jmh-raw.json"
 
+(cd "$repo" && cargo build -q --release -p harness)
+cd "$here"
 mvn -q -B -ntp -Dstyle.color=never test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=test >&2
 classpath="target/test-classes:target/classes:$(cat target/classpath.txt)"
 
-jmh_args=(-f 1 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf json -rff "$raw" 'mintbench.mint.MintBenchmark')
-java -cp "$classpath" org.openjdk.jmh.Main "${jmh_args[@]}"
-python3 jmh_report.py "$raw" \
-  --command "cd sdks/java && java -cp \"target/test-classes:target/classes:\$(cat target/classpath.txt)\" org.openjdk.jmh.Main ${jmh_args[*]}" \
-  --md "$results/sdk-java-mint.md" --json "$results/sdk-java-mint.json"
+java -cp "$classpath" org.openjdk.jmh.Main -f 1 -wi 3 -i 5 -w 1s -r 1s -rf json -rff "$jmh_json" \
+  'mintbench.mint.MintBenchmark'
+java -cp "$classpath" mintbench.mint.JmhSamples "$jmh_json" "$raw" "$command"
+mkdir -p "$outdir"
+"$repo/target/release/harness" mint-report "$raw" --results-dir "$outdir"

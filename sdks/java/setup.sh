@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Idempotent installs for the Java SDK: a JDK 17+, Maven, python3 (bench.sh's report script), then
-# the Maven dependencies and plugins, so later builds and tests need no downloads.
+# Idempotent installs for the Java SDK: a JDK 17+ and Maven, then the Maven dependencies and
+# plugins, so later builds and tests need no downloads.
 set -euo pipefail
 cd "$(dirname "$0")"
 missing=()
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
-command -v python3 >/dev/null || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update
   apt-get install -y "${missing[@]}"

@@ -4,9 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ./build.sh
 shopt -s nullglob
-tests=(src/*.test.js)
+tests=(src/*.test.js bench/*.test.js)
 if [ ${#tests[@]} -eq 0 ]; then
-  echo "error: no test files under sdks/node/src" >&2
+  echo "error: no test files under sdks/node/src or bench" >&2
   exit 1
 fi
 log=$(mktemp)

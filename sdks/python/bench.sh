@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Mint-only benchmark of every strategy with pyperf (a short run: 6 worker processes x 3
-# values each), written to results/sdk-python-mint.md and .json by mint_report.py.
+# The native mint-only benchmark: `sdks/python/bench.sh [OUTDIR]` (default: the repo's results/).
+# pyperf times every strategy (a short run: 6 worker processes x 3 values each), raw_samples.py
+# turns its JSON into the raw sample file of sdks/README.md ("Native mint benchmarks") and
+# `harness mint-report` writes OUTDIR/sdk-python-mint.json and .md from it.
 set -euo pipefail
-cd "$(dirname "$0")"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+outdir=${1:-$root/results}
+harness=$root/target/release/harness
+if [[ ! -x $harness ]]; then
+  echo "error: $harness is missing; build it with: cargo build --release -p harness" >&2
+  exit 1
+fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 options=(--processes 6 --values 3 --min-time 0.05 --quiet)
-python3 bench_mint.py "${options[@]}" -o "$scratch/mint.json"
-python3 mint_report.py "$scratch/mint.json" ../../results/sdk-python-mint \
-  --command "sdks/python/bench.sh (python3 bench_mint.py ${options[*]} -o mint.json; python3 mint_report.py)"
-cat ../../results/sdk-python-mint.md
+python3 "$here/bench_mint.py" "${options[@]}" -o "$scratch/pyperf.json"
+raw=$scratch/sdk-python-mint.raw.json
+python3 "$here/raw_samples.py" "$scratch/pyperf.json" "$raw" \
+  --command "sdks/python/bench.sh${1:+ $(printf %q "$1")} (python3 bench_mint.py ${options[*]})"
+mkdir -p "$outdir"
+"$harness" mint-report "$raw" --results-dir "$outdir"

@@ -1,5 +1,5 @@
 """pyperf benchmark of minting one message ID with every strategy, plus the pool sizes `fast`
-was chosen from. Run through bench.sh, which turns pyperf's JSON into results/."""
+was chosen from. Run through bench.sh, which turns pyperf's JSON into the raw sample file."""
 
 import time
 from functools import partial

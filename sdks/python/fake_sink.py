@@ -19,6 +19,7 @@ class FakeSink:
         self.misbehave = misbehave
         self.bits, self.pack = bits, pack
         self.operations, self.message_ids, self.problems = [], [], []
+        self.batches = []  # (message count, sequence number of the first, its IDs) per batch
         self.next_seq = 0
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.server = "127.0.0.1:%d" % self._listener.getsockname()[1]
@@ -75,6 +76,7 @@ class FakeSink:
         if batch_length != 256 + count * frame_length:
             self.problems.append(f"batch_length {batch_length} for {count} messages")
         sums = []
+        first_seq, first_id = self.next_seq, len(self.message_ids)
         for index in range(count):
             frame = body[282 + index * frame_length:282 + (index + 1) * frame_length]
             checksum, message_id, offset_delta = struct.unpack_from("<Q16sI", frame)
@@ -90,6 +92,7 @@ class FakeSink:
             if frame[48:] != expected:
                 self.problems.append(f"payload of message {self.next_seq}")
             self.next_seq += 1
+        self.batches.append((count, first_seq, self.message_ids[first_id:]))
         summed = struct.pack("<QQQQQI", 0, 0, 0, origin, batch_length, count)
         summed += struct.pack(f"<{count}Q", *sums)
         if batch_checksum != xxhash.xxh3_64_intdigest(summed):

@@ -62,15 +62,6 @@ STRATEGIES = {
 }
 
 
-LABELS = {
-    "uuid": "uuid.uuid4().int.to_bytes(16, 'little') per ID (the SDK before the fix)",
-    "fast": f"os.urandom pool of {POOL_BYTES} B sliced 16 B per ID",
-    "mt": "random.Random(os.urandom(32)).randbytes(16): Mersenne Twister, predictable, "
-          "19937-bit state",
-    "preset": "IDs minted with fast before the timed window, handed out one by one",
-}
-
-
 def make_mint(name, count):
     """The strategy `name` ready to mint `count` IDs; KeyError names an unknown strategy."""
     return STRATEGIES[name](count)

@@ -1,5 +1,6 @@
-"""The Python producer of the SDK contract (../README.md): sends MESSAGES messages to the sink at
-SERVER with IDs from the MSG_ID strategy and prints one JSON result line."""
+"""The Python producer of the SDK contract (../README.md): sends MESSAGES messages per arm to the
+sink at SERVER with IDs from the MSG_ID strategies and prints one JSON result line. One arm, or
+with PAIRED=1 several arms on one connection, taking turns block by block."""
 
 import json
 import math
@@ -7,6 +8,7 @@ import os
 import sys
 import time
 
+from blocks import block_orders
 from connection import Connection, ServerError
 from mint import make_mint
 from settings import SettingsError, settings_from_env
@@ -14,6 +16,7 @@ from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, en
                   encode_logout, login_session)
 
 SDK = "python"
+clock = time.perf_counter_ns  # monotonic, ns
 
 
 def random_nonzero_u128():
@@ -30,63 +33,123 @@ def percentile(sorted_values, fraction):
     return sorted_values[rank - 1]
 
 
+def spin(ns):
+    """Injected work: spins on the monotonic clock until `ns` have passed; returns the spin's
+    measured length."""
+    started = now = clock()
+    while now - started < ns:
+        now = clock()
+    return now - started
+
+
 def run(settings):
-    # Before connecting, so `preset` mints the whole run outside the timed window.
-    mint = make_mint(settings.msg_id, settings.messages)
+    # Before connecting, so `preset` arms mint all their IDs before the first batch.
+    mints = [make_mint(name, settings.messages) for name in settings.msg_ids]
     connection = Connection(settings.host, settings.port, settings.server)
     try:
-        return _produce(connection, settings, mint)
+        return _produce(connection, settings, mints)
     finally:
         connection.close()
 
 
-def _produce(connection, settings, mint):
+class _Sender:
+    """The connection's running request and sequence numbers; sends one batch at a time."""
+
+    def __init__(self, connection, encoder, settings):
+        self.connection, self.encoder, self.settings = connection, encoder, settings
+        self.request, self.seq = 1, 0
+
+    def count(self, batch):
+        """Messages in batch (or block) `batch`: the last may be shorter."""
+        return min(self.settings.batch, self.settings.messages - batch * self.settings.batch)
+
+    def send(self, arm, count, mint):
+        """Injects the arm's work if it has some, builds and sends one batch; returns the spin's
+        measured ns and the clock at the send."""
+        settings = self.settings
+        injected = spin(count * settings.inject_ns) if (
+            settings.inject_ns and arm == settings.inject_arm) else 0
+        frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq, count, mint)
+        sent = clock()
+        self.connection.request(frame, self.request, OP_SEND_MESSAGES)
+        self.request += 1
+        self.seq += count
+        return injected, sent
+
+
+def _produce(connection, settings, mints):
     client = random_nonzero_u128()
     reply = connection.request(encode_login(client, random_nonzero_u128()), 0, OP_LOGIN)
     session = login_session(reply) if len(reply) >= 16 else 0
     if session == 0:
         raise ServerError(f"server {settings.server} sent a login reply without a session")
     encoder = SendMessagesEncoder(client, session, settings.bits, settings.pack, settings.batch)
-    clock, wall_clock = time.perf_counter_ns, time.time_ns
-    request, seq, messages, batch = 1, 0, settings.messages, settings.batch
+    sender = _Sender(connection, encoder, settings)
+    result = _paired(sender, settings, mints) if settings.paired else _one_arm(sender, settings,
+                                                                               mints[0])
+    connection.request(encode_logout(client, sender.request, session), sender.request, OP_LOGOUT)
+    return result
 
-    def send_batch():
-        nonlocal request, seq
-        count = min(batch, messages - seq)
-        frame = encoder.encode(request, wall_clock() // 1000, seq, count, mint)
-        sent = clock()
-        connection.request(frame, request, OP_SEND_MESSAGES)
-        acked = clock()
-        request += 1
-        seq += count
-        return sent, acked
 
-    for _ in range(settings.warmup_batches):
-        send_batch()
+def _one_arm(sender, settings, mint):
+    for batch in range(settings.warmup_batches):
+        sender.send(0, sender.count(batch), mint)
     # Like the Rust reference, the window opens before the first timed batch is built.
     started = clock()
-    round_trips = []
-    while seq < messages:
-        sent, acked = send_batch()
-        round_trips.append(acked - sent)
-
-    connection.request(encode_logout(client, request, session), request, OP_LOGOUT)
-    return _result(settings, acked - started, sorted(round_trips))
-
-
-def _result(settings, elapsed_ns, round_trips):
-    timed = settings.messages - settings.warmup_messages
+    round_trips, injected_ns = [], 0
+    for batch in range(settings.warmup_batches, settings.total_batches):
+        injected, sent = sender.send(0, sender.count(batch), mint)
+        round_trips.append(clock() - sent)
+        injected_ns += injected
+    elapsed_ns = clock() - started
+    round_trips.sort()
     return {
         "sdk": SDK,
-        "msg_id": settings.msg_id,
+        "msg_id": settings.msg_ids[0],
+        "send_path": settings.send_path,
         "messages": settings.messages,
         "warmup": settings.warmup_messages,
-        "timed_messages": timed,
-        "elapsed_ns": elapsed_ns,
-        "msgs_per_sec": timed * 1e9 / elapsed_ns,
+        **_figures(settings, elapsed_ns, injected_ns),
         "rtt_p50_ns": percentile(round_trips, 0.50),
         "rtt_p99_ns": percentile(round_trips, 0.99),
         "rtt_p999_ns": percentile(round_trips, 0.999),
+    }
+
+
+def _paired(sender, settings, mints):
+    batch_ns = [[] for _ in mints]
+    injected_ns = [0 for _ in mints]
+    orders = block_orders(settings.seed, len(mints))
+    for block in range(settings.total_batches):
+        count = sender.count(block)
+        timed = block >= settings.warmup_batches
+        for arm in next(orders):
+            started = clock()
+            injected, _ = sender.send(arm, count, mints[arm])
+            took = clock() - started
+            if timed:
+                batch_ns[arm].append(took)
+                injected_ns[arm] += injected
+    return {
+        "sdk": SDK,
+        "paired": True,
+        "seed": str(settings.seed),
+        "send_path": settings.send_path,
+        "messages": settings.messages,
+        "warmup": settings.warmup_messages,
+        "blocks": settings.total_batches - settings.warmup_batches,
+        "arms": [{"msg_id": name, **_figures(settings, sum(times), injected), "batch_ns": times}
+                 for name, times, injected in zip(settings.msg_ids, batch_ns, injected_ns)],
+    }
+
+
+def _figures(settings, elapsed_ns, injected_ns):
+    timed = settings.messages - settings.warmup_messages
+    return {
+        "timed_messages": timed,
+        "elapsed_ns": elapsed_ns,
+        "msgs_per_sec": timed * 1e9 / elapsed_ns,
+        "injected_ns": injected_ns,
     }
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import connection
 import producer
+from blocks import block_orders
 from fake_sink import FakeSink
 
 PRODUCER = Path(__file__).resolve().parent / "producer.py"
@@ -41,10 +42,70 @@ def test_sends_every_message_once_in_order_and_prints_the_result(msg_id):
     assert sink.operations == [1] + [160] * 21 + [3]
     result = json.loads(finished.stdout)
     assert finished.stdout.count("\n") == 1
-    assert result["sdk"] == "python" and result["msg_id"] == msg_id
+    assert list(result) == ["sdk", "msg_id", "send_path", "messages", "warmup", "timed_messages",
+                            "elapsed_ns", "msgs_per_sec", "injected_ns", "rtt_p50_ns",
+                            "rtt_p99_ns", "rtt_p999_ns"]
+    assert (result["sdk"], result["msg_id"], result["send_path"]) == ("python", msg_id, "lean")
     assert (result["messages"], result["warmup"], result["timed_messages"]) == (2050, 200, 1850)
     assert result["msgs_per_sec"] == pytest.approx(1850 * 1e9 / result["elapsed_ns"])
+    assert result["injected_ns"] == 0
     assert 0 < result["rtt_p50_ns"] <= result["rtt_p99_ns"] <= result["rtt_p999_ns"]
+
+
+def is_uuid4(message_id):
+    """A UUIDv4's version and variant bits, where uuid.int.to_bytes(16, "little") puts them."""
+    return message_id[9] & 0xF0 == 0x40 and message_id[7] & 0xC0 == 0x80
+
+
+def test_paired_run_sends_each_block_in_the_seeds_order():
+    """Three arms on one connection: the sink sees every block's batches in the seed's order
+    (only the `uuid` arms' IDs are UUIDv4s), numbered in send order; the line has each arm's
+    figures, and the injected arm alone its measured spin."""
+    seed, arms = 12345678901234567890, ["uuid", "fast", "uuid"]
+    sink = FakeSink(bits=13, pack=3)
+    finished = run_producer(sink.server, MSG_ID=",".join(arms), PAIRED="1", SEED=str(seed),
+                            INJECT_NS="20000", INJECT_ARM="1")
+    sink.join()
+    assert finished.returncode == 0, finished.stderr
+    assert sink.problems == [] and sink.next_seq == 3 * 2050
+    result = json.loads(finished.stdout)
+    assert list(result) == ["sdk", "paired", "seed", "send_path", "messages", "warmup", "blocks",
+                            "arms"]
+    assert [result[key] for key in list(result)[:7]] == [
+        "python", True, str(seed), "lean", 2050, 200, 19]
+
+    expected, seq = [], 0
+    for block, order in zip(range(21), block_orders(seed, 3)):
+        for arm in order:
+            count = 50 if block == 20 else 100
+            expected.append((count, seq, arms[arm] == "uuid"))
+            seq += count
+    assert [(count, first, all(map(is_uuid4, ids))) for count, first, ids in sink.batches] == expected
+
+    assert [arm["msg_id"] for arm in result["arms"]] == arms
+    for index, arm in enumerate(result["arms"]):
+        assert list(arm) == ["msg_id", "timed_messages", "elapsed_ns", "msgs_per_sec",
+                             "injected_ns", "batch_ns"]
+        assert arm["timed_messages"] == 1850 and len(arm["batch_ns"]) == 19
+        assert arm["elapsed_ns"] == sum(arm["batch_ns"])
+        if index == 1:
+            assert 1850 * 20000 <= arm["injected_ns"] <= arm["elapsed_ns"]
+        else:
+            assert arm["injected_ns"] == 0
+
+
+def test_one_arm_injection_is_measured_inside_the_window():
+    sink = FakeSink(bits=13, pack=3)
+    finished = run_producer(sink.server, INJECT_NS="10000")
+    sink.join()
+    assert finished.returncode == 0, finished.stderr
+    result = json.loads(finished.stdout)
+    assert 1850 * 10000 <= result["injected_ns"] <= result["elapsed_ns"]
+
+
+def test_unknown_msg_id_lists_the_accepted_names():
+    finished = run_producer("127.0.0.1:1", MSG_ID="guid")
+    assert finished.stderr == "error: MSG_ID=guid is unknown; expected one of uuid, fast, mt, preset\n"
 
 
 @pytest.mark.parametrize("overrides, named", [
@@ -59,6 +120,15 @@ def test_sends_every_message_once_in_order_and_prints_the_result(msg_id):
     ({"WARMUP": "2001"}, "no timed batch"),  # 21 batches of 100 cover all 2050
     ({"WARMUP": ""}, "WARMUP"),
     ({"SERVER": "localhost"}, "SERVER"),
+    ({"SEND_PATH": "faithful"}, "SEND_PATH=faithful is unknown; expected one of lean"),
+    ({"PAIRED": "2"}, "PAIRED"),
+    ({"PAIRED": "1"}, "PAIRED=1 needs at least two arms"),
+    ({"PAIRED": "1", "MSG_ID": "fast,nope"}, "MSG_ID=nope is unknown"),
+    ({"PAIRED": "1", "MSG_ID": "fast,uuid", "SEED": "18446744073709551616"}, "SEED"),
+    ({"PAIRED": "1", "MSG_ID": "fast,uuid", "SEED": "-1"}, "SEED"),
+    ({"PAIRED": "1", "MSG_ID": "fast,uuid", "INJECT_ARM": "2"}, "INJECT_ARM=2"),
+    ({"INJECT_ARM": "1"}, "INJECT_ARM=1"),
+    ({"INJECT_NS": "-1"}, "INJECT_NS"),
 ])
 def test_bad_setting_is_one_error_line(overrides, named):
     finished = run_producer("127.0.0.1:1", **overrides)

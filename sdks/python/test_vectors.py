@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
+from blocks import block_orders, splitmix64
 from message_id import MessageIdError, serialize_message_id
 from wire import SendMessagesEncoder, encode_login, encode_logout, payload
 
@@ -77,7 +78,21 @@ def test_send_messages_frame(case):
     assert bytes(frame).hex() == case["hex"]
 
 
+def test_splitmix64_matches_the_published_reference():
+    # The first outputs for seed 1234567 of the reference C code (prng.di.unimi.it/splitmix64.c).
+    outputs = splitmix64(1234567)
+    assert [next(outputs) for _ in range(3)] == [
+        6457827717110365317, 3203168211198807973, 9817491932198370423]
+
+
+@pytest.mark.parametrize("case", VECTORS["block_orders"],
+                         ids=lambda case: f"seed {case['seed']}, {case['arms']} arms")
+def test_block_orders(case):
+    orders = block_orders(int(case["seed"]), case["arms"])
+    assert case["blocks"] and [next(orders) for _ in case["blocks"]] == case["blocks"]
+
+
 def test_every_section_was_checked():
-    tested = {"ids", "rejected", "xxh3", "xxh3_prefixes", "payloads", "frames"}
+    tested = {"ids", "rejected", "xxh3", "xxh3_prefixes", "payloads", "frames", "block_orders"}
     assert set(VECTORS) - {"comment"} == tested
     assert {frame["kind"] for frame in VECTORS["frames"]} == {"login", "logout", "send_messages"}

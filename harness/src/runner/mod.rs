@@ -13,8 +13,12 @@
 pub mod model;
 /// How figures read in every report.
 pub mod format;
+/// A producer's CPU time, from wait4.
+pub mod cpu;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
+/// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`).
+pub mod producer_spec;
 /// The one table of settings, and a workload's resolved values.
 pub mod settings;
 /// strace: its command and its summary table.

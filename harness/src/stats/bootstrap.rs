@@ -19,6 +19,17 @@ pub fn ratio_ci95(before: &[f64], after: &[f64]) -> Option<(f64, f64)> {
     Some((quantile(&ratios, 0.025), quantile(&ratios, 0.975)))
 }
 
+/// The 95% interval of the mean of `xs`; None with fewer than 2 values.
+pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let mut rng = StdRng::seed_from_u64(SEED);
+    let mut means: Vec<f64> = (0..RESAMPLES).map(|_| (0..xs.len()).map(|_| xs[rng.random_range(0..xs.len())]).sum::<f64>() / xs.len() as f64).collect();
+    means.sort_by(f64::total_cmp);
+    Some((quantile(&means, 0.025), quantile(&means, 0.975)))
+}
+
 /// Linear interpolation between the closest ranks (Python's `statistics.quantiles(method="inclusive")`).
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     let pos = q * (sorted.len() - 1) as f64;

@@ -8,8 +8,9 @@ using Mintbench;
 /// The mint-only benchmark: a Stopwatch loop (BenchmarkDotNet cannot be installed here). Each
 /// strategy is warmed up and calibrated to a sample of about SampleMs; then the strategies take
 /// turns, one sample each per round, so drift from other load on the machine spreads over all of
-/// them instead of biasing whichever ran last. Reports ns per ID with its spread.
-/// Usage: MintBenchmark.exe --md FILE --json FILE --command "how it was run" --toolchain "compiler"
+/// them instead of biasing whichever ran last. Prints the raw sample file of the contract's
+/// "Native mint benchmarks" (every sample in ns per ID), which `harness mint-report` turns into
+/// the report. Usage: MintBenchmark.exe --command "how it was run" --tool-version "runtime"
 /// </summary>
 static class MintBenchmark
 {
@@ -25,7 +26,7 @@ static class MintBenchmark
         Dictionary<string, string> options;
         try
         {
-            options = ParseOptions(args, "--md", "--json", "--command", "--toolchain");
+            options = ParseOptions(args, "--command", "--tool-version");
         }
         catch (ArgumentException e)
         {
@@ -42,12 +43,9 @@ static class MintBenchmark
         for (int round = 0; round < Rounds; round++)
             foreach (var s in strategies)
                 s.TakeSample();
-
-        var report = new BenchmarkReport(options["--command"], options["--toolchain"], WarmupMs, Rounds, SampleMs,
-            strategies.Select(s => new StrategyResult(s.Name, s.IdsPerSample, s.Samples.ToArray())).ToList());
-        report.WriteMarkdown(options["--md"]);
-        report.WriteJson(options["--json"]);
-        Console.Error.WriteLine("wrote " + options["--md"] + " and " + options["--json"]);
+        var raw = new RawMintSamples(options["--command"], options["--tool-version"],
+            strategies.Select(s => new RawMintSamples.Strategy(s.Name, s.Samples.ToArray())));
+        Console.WriteLine(raw.ToJson());
         return 0;
     }
 

@@ -1,8 +1,14 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
+using System.Globalization;
 using System.IO;
+using System.Linq;
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.Serialization.Json;
+using System.Xml;
+using System.Xml.Linq;
 
 namespace Mintbench.Tests
 {
@@ -16,7 +22,8 @@ namespace Mintbench.Tests
             public string Stdout, Stderr;
         }
 
-        static Outcome RunProducer(int port, string msgId = "fast", string bits = "42", string messages = "5000")
+        static Outcome RunProducer(int port, string msgId = "fast", string bits = "42", string messages = "5000",
+            Dictionary<string, string> more = null)
         {
             string exe = Path.Combine(AppDomain.CurrentDomain.BaseDirectory, "Producer.exe");
             var start = new ProcessStartInfo(Process.GetCurrentProcess().MainModule.FileName, "\"" + exe + "\"")
@@ -32,6 +39,8 @@ namespace Mintbench.Tests
             start.EnvironmentVariables["BATCH"] = "100";
             start.EnvironmentVariables["MESSAGES"] = messages;
             start.EnvironmentVariables["WARMUP"] = "250";
+            foreach (var setting in more ?? new Dictionary<string, string>())
+                start.EnvironmentVariables[setting.Key] = setting.Value;
             using (Process process = Process.Start(start))
             {
                 var stderr = process.StandardError.ReadToEndAsync();
@@ -55,27 +64,106 @@ namespace Mintbench.Tests
                 "the line names " + mentions + ": " + lines[0]);
         }
 
+        /// <summary>The result line read back with a JSON reader (keys in order, values as their text).</summary>
+        static XElement ParseLine(Outcome outcome, string what)
+        {
+            Check.Equal(0, outcome.ExitCode, what + " exit code; stderr: " + outcome.Stderr);
+            string line = outcome.Stdout.TrimEnd('\n');
+            Check.True(!line.Contains("\n"), "one line on stdout: " + outcome.Stdout);
+            using (var reader = JsonReaderWriterFactory.CreateJsonReader(System.Text.Encoding.UTF8.GetBytes(line), XmlDictionaryReaderQuotas.Max))
+                return XElement.Load(reader);
+        }
+
+        static string Keys(XElement json)
+        {
+            return string.Join(" ", json.Elements().Select(e => e.Name.LocalName));
+        }
+
         public static void SendsEveryMessageAndPrintsTheResultLine()
         {
-            foreach (string msgId in new[] { "uuid", "preset" })
-                using (var sink = new FakeSink())
+            foreach (string path in new[] { "lean", "faithful" })
+                foreach (string msgId in new[] { "uuid", "fast", "preset" })
+                    using (var sink = new FakeSink())
+                    {
+                        string what = path + " " + msgId;
+                        Outcome outcome = RunProducer(sink.Port, msgId, "64", "1050", new Dictionary<string, string> { { "SEND_PATH", path } });
+                        sink.Join();
+                        XElement line = ParseLine(outcome, what);
+                        Check.Equal(1050, sink.MessagesReceived, what + " messages acknowledged");
+                        Check.True(sink.Batches.Select((b, i) => b.FirstValue == (ulong)(100 * i)).All(x => x), what + ": sequence numbers in send order");
+                        Check.Equal(msgId == "uuid", sink.Batches.All(b => b.AllGuidIds), what + ": Guid IDs exactly when uuid");
+                        Check.True(sink.LoggedOut, what + " logged out");
+                        Check.Equal("sdk msg_id send_path messages warmup timed_messages elapsed_ns msgs_per_sec injected_ns rtt_p50_ns rtt_p99_ns rtt_p999_ns",
+                            Keys(line), what + " keys");
+                        Check.Equal("csharp " + msgId + " " + path + " 1050 300 750 0",
+                            string.Join(" ", new[] { "sdk", "msg_id", "send_path", "messages", "warmup", "timed_messages", "injected_ns" }.Select(k => line.Element(k).Value)),
+                            what + " values");
+                    }
+        }
+
+        /// <summary>Three arms on one connection: the sink sees every block's batches in the seed's
+        /// order (the `uuid` arms' IDs are Guids, the `fast` arm's are not), numbered in send
+        /// order; the line has each arm's counts, and the injected arm alone its measured spin.</summary>
+        public static void PairedRunSendsEachBlockInTheSeedsOrder()
+        {
+            const ulong seed = 12345678901234567890UL;
+            string[] arms = { "uuid", "fast", "uuid" };
+            using (var sink = new FakeSink())
+            {
+                Outcome outcome = RunProducer(sink.Port, string.Join(",", arms), "64", "1050", new Dictionary<string, string>
                 {
-                    Outcome outcome = RunProducer(sink.Port, msgId, "64", "1050");
-                    sink.Join();
-                    Check.Equal(0, outcome.ExitCode, msgId + " exit code; stderr: " + outcome.Stderr);
-                    Check.Equal(1050, sink.MessagesReceived, msgId + " messages acknowledged");
-                    Check.True(sink.LoggedOut, msgId + " logged out");
-                    string line = outcome.Stdout.TrimEnd('\n');
-                    Check.True(!line.Contains("\n"), "one line on stdout: " + outcome.Stdout);
-                    Check.True(line.StartsWith("{\"sdk\":\"csharp\",\"msg_id\":\"" + msgId + "\",\"messages\":1050,\"warmup\":300,\"timed_messages\":750,\"elapsed_ns\":", StringComparison.Ordinal), line);
-                    foreach (string field in new[] { "\"msgs_per_sec\":", "\"rtt_p50_ns\":", "\"rtt_p99_ns\":", "\"rtt_p999_ns\":" })
-                        Check.True(line.Contains(field), "result line has " + field + ": " + line);
+                    { "PAIRED", "1" }, { "SEED", seed.ToString(CultureInfo.InvariantCulture) }, { "SEND_PATH", "faithful" },
+                    { "INJECT_NS", "20000" }, { "INJECT_ARM", "1" },
+                });
+                sink.Join();
+                XElement line = ParseLine(outcome, "paired");
+                Check.Equal(3 * 1050, sink.MessagesReceived, "messages at the sink");
+                Check.Equal("sdk paired seed send_path messages warmup blocks arms", Keys(line), "keys");
+                Check.Equal("true " + seed + " faithful 1050 300 8", string.Join(" ",
+                    new[] { "paired", "seed", "send_path", "messages", "warmup", "blocks" }.Select(k => line.Element(k).Value)), "values");
+                Check.Equal("string", (string)line.Element("seed").Attribute("type"), "the seed is a string");
+
+                var order = new BlockOrder(seed, arms.Length);
+                int batch = 0;
+                ulong seq = 0;
+                for (int block = 0; block < 11; block++)
+                    foreach (int arm in order.Next())
+                    {
+                        FakeSink.Batch b = sink.Batches[batch++];
+                        int count = block < 10 ? 100 : 50;
+                        Check.Equal(count, b.Count, "block " + block + " arm " + arm + " count");
+                        Check.Equal(seq, b.FirstValue, "block " + block + " arm " + arm + " first sequence number");
+                        Check.Equal(arms[arm] == "uuid", b.AllGuidIds, "block " + block + ": the batch in this place is arm " + arm + "'s");
+                        seq += (ulong)count;
+                    }
+                Check.Equal(batch, sink.Batches.Count, "one batch per arm per block");
+
+                var results = line.Element("arms").Elements().ToList();
+                Check.Equal(string.Join(" ", arms), string.Join(" ", results.Select(a => a.Element("msg_id").Value)), "arms in MSG_ID order");
+                for (int arm = 0; arm < arms.Length; arm++)
+                {
+                    XElement a = results[arm];
+                    Check.Equal("msg_id timed_messages elapsed_ns msgs_per_sec injected_ns batch_ns", Keys(a), "arm keys");
+                    Check.Equal("750", a.Element("timed_messages").Value, "arm " + arm + " timed messages");
+                    long[] batchNs = a.Element("batch_ns").Elements().Select(e => long.Parse(e.Value, CultureInfo.InvariantCulture)).ToArray();
+                    Check.Equal(8, batchNs.Length, "arm " + arm + ": one batch time per timed block");
+                    Check.Equal(batchNs.Sum(), long.Parse(a.Element("elapsed_ns").Value, CultureInfo.InvariantCulture), "arm " + arm + ": elapsed is the sum of its batches");
+                    long injected = long.Parse(a.Element("injected_ns").Value, CultureInfo.InvariantCulture);
+                    if (arm == 1)
+                    {
+                        Check.True(injected >= 750 * 20000L, "the injected arm spun at least 750 x 20 us: " + injected);
+                        Check.True(injected <= batchNs.Sum(), "its spin is inside its batch times: " + injected);
+                    }
+                    else Check.Equal(0L, injected, "arm " + arm + " got no injected work");
                 }
+            }
         }
 
         public static void UnknownMsgIdIsOneErrorLine()
         {
-            ExpectOneErrorLine(RunProducer(1, msgId: "guid"), "MSG_ID");
+            ExpectOneErrorLine(RunProducer(1, msgId: "guid"), "MSG_ID=guid is unknown; expected one of uuid, rngpool, xoshiro, fast, preset");
+            ExpectOneErrorLine(RunProducer(1, msgId: "xoshiro", more: new Dictionary<string, string> { { "SEND_PATH", "faithful" } }),
+                "MSG_ID=xoshiro is unknown; expected one of uuid, fast, preset");
         }
 
         public static void BitsOutOfRangeIsOneErrorLine()

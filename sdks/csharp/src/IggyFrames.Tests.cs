@@ -34,8 +34,8 @@ namespace Mintbench.Tests
             {
                 Check.Equal("1/1/0", v.Text("stream") + "/" + v.Text("topic") + "/" + v.Text("partition"), "the fixed stream/topic/partition");
                 byte[][] ids = v.Element("ids").Elements().Select(e => MessageId.Serialize(e.Value)).ToArray();
-                var encoder = new SendMessagesEncoder(U128(v, "client"), ids.Length, Int(v, "bits"), Int(v, "pack"));
-                int length = encoder.Encode(U64(v, "request"), U64(v, "session"), U64(v, "origin_timestamp"), U64(v, "first_seq"), ids.Length, new ListMinter(ids));
+                var encoder = new SendMessagesEncoder(U128(v, "client"), ids.Length, Int(v, "bits"), Int(v, "pack"), new ListMinter(ids));
+                int length = encoder.Encode(U64(v, "request"), U64(v, "session"), U64(v, "origin_timestamp"), U64(v, "first_seq"), ids.Length);
                 Check.Equal(v.Text("hex"), Check.ToHex(encoder.Frame, 0, length), "send_messages frame of " + ids.Length + " messages");
             }
         }
@@ -67,10 +67,10 @@ namespace Mintbench.Tests
         /// buffer that held a longer one before.</summary>
         public static void SendMessagesLaysOutABatch()
         {
-            var encoder = new SendMessagesEncoder(Client, 4, 42, 2);
-            encoder.Encode(1, 5, 1000, 0, 4, new XoshiroMinter());
             byte[][] ids = { MessageId.Serialize(11UL), MessageId.Serialize(12UL), MessageId.Serialize(13UL) };
-            int length = encoder.Encode(2, 5, 1700000000000000, 4, 3, new ListMinter(ids));
+            var encoder = new SendMessagesEncoder(Client, 4, 42, 2, new ListMinter(new[] { ids[2], ids[1], ids[0], ids[2] }.Concat(ids).ToArray()));
+            encoder.Encode(1, 5, 1000, 0, 4);
+            int length = encoder.Encode(2, 5, 1700000000000000, 4, 3);
             byte[] f = encoder.Frame;
             const int messageLength = 48 + 12, batchAt = 256 + 26;
             Check.Equal(256 + 26 + 256 + 3 * messageLength, length, "frame length");
@@ -103,11 +103,11 @@ namespace Mintbench.Tests
 
         public static void SendMessagesRejectsAnOversizedBatch()
         {
-            var encoder = new SendMessagesEncoder(Client, 2, 42, 1);
-            Check.Throws<ArgumentOutOfRangeException>(() => encoder.Encode(1, 1, 1, 0, 3, new XoshiroMinter()), "3 messages into a batch of 2");
+            var encoder = new SendMessagesEncoder(Client, 2, 42, 1, new XoshiroMinter());
+            Check.Throws<ArgumentOutOfRangeException>(() => encoder.Encode(1, 1, 1, 0, 3), "3 messages into a batch of 2");
         }
 
-        static System.Collections.Generic.List<XElement> FrameVectors(string kind)
+        internal static System.Collections.Generic.List<XElement> FrameVectors(string kind)
         {
             return Vectors.NonEmpty(Vectors.Items("frames").Where(v => v.Text("kind") == kind).ToList(), kind + " frames");
         }
@@ -117,22 +117,8 @@ namespace Mintbench.Tests
             return s.Length.ToString("x2") + Check.ToHex(Encoding.ASCII.GetBytes(s));
         }
 
-        static byte[] U128(XElement v, string field) { return MessageId.Serialize(v.Text(field)); }
-        static ulong U64(XElement v, string field) { return ulong.Parse(v.Text(field), CultureInfo.InvariantCulture); }
-        static int Int(XElement v, string field) { return int.Parse(v.Text(field), CultureInfo.InvariantCulture); }
-
-        /// <summary>Serves the given IDs in order.</summary>
-        sealed class ListMinter : IMessageIdMinter
-        {
-            readonly byte[][] ids;
-            int next;
-
-            public ListMinter(byte[][] ids) { this.ids = ids; }
-
-            public void MintInto(byte[] destination, int offset)
-            {
-                Buffer.BlockCopy(ids[next++], 0, destination, offset, MessageId.Size);
-            }
-        }
+        internal static byte[] U128(XElement v, string field) { return MessageId.Serialize(v.Text(field)); }
+        internal static ulong U64(XElement v, string field) { return ulong.Parse(v.Text(field), CultureInfo.InvariantCulture); }
+        internal static int Int(XElement v, string field) { return int.Parse(v.Text(field), CultureInfo.InvariantCulture); }
     }
 }

@@ -13,15 +13,33 @@ namespace Mintbench.Tests
             Check.Equal(7L, ProducerRun.Percentile(new[] { 7L }, 0.999), "one sample");
         }
 
-        public static void ResultLineHasTheContractsFieldsInOrder()
+        public static void OneArmLineHasTheContractsFieldsInOrder()
         {
             var result = new ProducerResult
             {
-                MsgId = "fast", Messages = 2000, Warmup = 1000, TimedMessages = 1000, ElapsedNs = 1000000000,
+                SendPath = "faithful", Messages = 2000, Warmup = 1000,
+                Arms = new[] { new ArmResult { MsgId = "fast", TimedMessages = 1000, ElapsedNs = 1000000000, InjectedNs = 12 } },
                 RttP50Ns = 500, RttP99Ns = 990, RttP999Ns = 999,
             };
-            Check.Equal("{\"sdk\":\"csharp\",\"msg_id\":\"fast\",\"messages\":2000,\"warmup\":1000,\"timed_messages\":1000,"
-                + "\"elapsed_ns\":1000000000,\"msgs_per_sec\":1000.0,\"rtt_p50_ns\":500,\"rtt_p99_ns\":990,\"rtt_p999_ns\":999}",
+            Check.Equal("{\"sdk\":\"csharp\",\"msg_id\":\"fast\",\"send_path\":\"faithful\",\"messages\":2000,\"warmup\":1000,\"timed_messages\":1000,"
+                + "\"elapsed_ns\":1000000000,\"msgs_per_sec\":1000,\"injected_ns\":12,\"rtt_p50_ns\":500,\"rtt_p99_ns\":990,\"rtt_p999_ns\":999}",
+                result.ToJson(), "result line");
+        }
+
+        public static void PairedLineHasTheContractsFieldsInOrder()
+        {
+            var result = new ProducerResult
+            {
+                SendPath = "lean", Messages = 30, Warmup = 10, Paired = true, Seed = 18446744073709551615, Blocks = 2,
+                Arms = new[]
+                {
+                    new ArmResult { MsgId = "uuid", TimedMessages = 20, ElapsedNs = 3000, InjectedNs = 0, BatchNs = new long[] { 1000, 2000 } },
+                    new ArmResult { MsgId = "uuid", TimedMessages = 20, ElapsedNs = 8000, InjectedNs = 5, BatchNs = new long[] { 4000, 4000 } },
+                },
+            };
+            Check.Equal("{\"sdk\":\"csharp\",\"paired\":true,\"seed\":\"18446744073709551615\",\"send_path\":\"lean\",\"messages\":30,\"warmup\":10,\"blocks\":2,\"arms\":["
+                + "{\"msg_id\":\"uuid\",\"timed_messages\":20,\"elapsed_ns\":3000,\"msgs_per_sec\":6666666.666666666,\"injected_ns\":0,\"batch_ns\":[1000,2000]},"
+                + "{\"msg_id\":\"uuid\",\"timed_messages\":20,\"elapsed_ns\":8000,\"msgs_per_sec\":2500000,\"injected_ns\":5,\"batch_ns\":[4000,4000]}]}",
                 result.ToJson(), "result line");
         }
     }

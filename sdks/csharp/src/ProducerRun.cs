@@ -1,75 +1,181 @@
 using System;
 using System.Diagnostics;
 using System.Globalization;
+using System.Linq;
 using System.Security.Cryptography;
+using System.Text;
 
 namespace Mintbench
 {
+    /// <summary>What one arm measured in its timed batches.</summary>
+    public sealed class ArmResult
+    {
+        public string MsgId;
+        public int TimedMessages;
+        public long ElapsedNs, InjectedNs;
+        /// <summary>Paired mode: the time of this arm's batch in each timed block, in block order.</summary>
+        public long[] BatchNs;
+
+        public double MsgsPerSec { get { return TimedMessages / (ElapsedNs / 1e9); } }
+    }
+
     /// <summary>What one producer run measured: the fields of the JSON result line.</summary>
     public sealed class ProducerResult
     {
-        public string MsgId;
-        public int Messages, Warmup, TimedMessages;
-        public long ElapsedNs, RttP50Ns, RttP99Ns, RttP999Ns;
+        public string SendPath;
+        public int Messages, Warmup;
+        public ArmResult[] Arms;
+        /// <summary>One arm: request round trips of the timed batches.</summary>
+        public long RttP50Ns, RttP99Ns, RttP999Ns;
+        /// <summary>Paired mode: the seed and the number of timed blocks.</summary>
+        public bool Paired;
+        public ulong Seed;
+        public int Blocks;
 
-        public double MsgsPerSec { get { return TimedMessages / (ElapsedNs / 1e9); } }
+        static readonly CultureInfo C = CultureInfo.InvariantCulture;
 
         public string ToJson()
         {
-            var c = CultureInfo.InvariantCulture;
-            return string.Format(c,
-                "{{\"sdk\":\"csharp\",\"msg_id\":\"{0}\",\"messages\":{1},\"warmup\":{2},\"timed_messages\":{3},\"elapsed_ns\":{4},\"msgs_per_sec\":{5},\"rtt_p50_ns\":{6},\"rtt_p99_ns\":{7},\"rtt_p999_ns\":{8}}}",
-                MsgId, Messages, Warmup, TimedMessages, ElapsedNs, MsgsPerSec.ToString("0.0", c), RttP50Ns, RttP99Ns, RttP999Ns);
+            var json = new StringBuilder("{\"sdk\":\"csharp\",");
+            if (!Paired)
+            {
+                ArmResult arm = Arms[0];
+                json.AppendFormat(C, "\"msg_id\":\"{0}\",\"send_path\":\"{1}\",\"messages\":{2},\"warmup\":{3},", arm.MsgId, SendPath, Messages, Warmup);
+                AppendFigures(json, arm);
+                json.AppendFormat(C, ",\"rtt_p50_ns\":{0},\"rtt_p99_ns\":{1},\"rtt_p999_ns\":{2}}}", RttP50Ns, RttP99Ns, RttP999Ns);
+                return json.ToString();
+            }
+            json.AppendFormat(C, "\"paired\":true,\"seed\":\"{0}\",\"send_path\":\"{1}\",\"messages\":{2},\"warmup\":{3},\"blocks\":{4},\"arms\":[",
+                Seed, SendPath, Messages, Warmup, Blocks);
+            for (int i = 0; i < Arms.Length; i++)
+            {
+                json.Append(i == 0 ? "{" : ",{").AppendFormat(C, "\"msg_id\":\"{0}\",", Arms[i].MsgId);
+                AppendFigures(json, Arms[i]);
+                json.Append(",\"batch_ns\":[").Append(string.Join(",", Arms[i].BatchNs.Select(ns => ns.ToString(C)))).Append("]}");
+            }
+            return json.Append("]}").ToString();
+        }
+
+        static void AppendFigures(StringBuilder json, ArmResult arm)
+        {
+            json.AppendFormat(C, "\"timed_messages\":{0},\"elapsed_ns\":{1},\"msgs_per_sec\":{2},\"injected_ns\":{3}",
+                arm.TimedMessages, arm.ElapsedNs, arm.MsgsPerSec.ToString("R", C), arm.InjectedNs);
         }
     }
 
-    /// <summary>Logs in, sends MESSAGES in batches with one request in flight, times the batches after
-    /// the warm-up, logs out.</summary>
+    /// <summary>Logs in, sends MESSAGES per arm in batches with one request in flight, times the
+    /// batches after the warm-up, logs out. One arm, or paired arms taking turns per block.</summary>
     public static class ProducerRun
     {
         public static ProducerResult Run(ProducerSettings settings)
         {
-            // Before connecting, so `preset` mints all of its IDs outside the timed window.
-            IMessageIdMinter ids = Strategies.Create(settings.MsgId, settings.Messages);
+            byte[] client = RandomNonZero128();
+            // Before connecting, so `preset` mints all of its IDs before the first batch.
+            IBatchEncoder[] encoders = settings.MsgIds
+                .Select(name => Strategies.Encoder(settings.SendPath, name, client, settings.Batch, settings.Bits, settings.Pack, settings.Messages))
+                .ToArray();
             using (var connection = IggyConnection.Connect(settings.Host, settings.Port))
             {
-                byte[] client = RandomNonZero128();
                 byte[] login = IggyFrames.Login(client, RandomNonZero128());
                 int replyLength = connection.Request(login, login.Length);
                 ulong session = replyLength >= 16 ? LittleEndian.ReadUInt64(connection.ReplyBody, 8) : 0;
                 if (session == 0)
                     throw new ServerException("server " + settings.Host + ":" + settings.Port + " sent a login reply without a session");
 
-                var encoder = new SendMessagesEncoder(client, settings.Batch, settings.Bits, settings.Pack);
-                var rttTicks = new long[settings.TotalBatches - settings.WarmupBatches];
-                ulong request = 1, seq = 0;
-                long windowStart = 0;
+                var sender = new Sender(connection, session, settings);
+                ProducerResult result = settings.Paired ? sender.Paired(encoders) : sender.OneArm(encoders[0]);
+                byte[] logout = IggyFrames.Logout(client, sender.NextRequest, session);
+                connection.Request(logout, logout.Length);
+                return result;
+            }
+        }
+
+        /// <summary>The connection's running request and sequence numbers and the batch loop.</summary>
+        sealed class Sender
+        {
+            readonly IggyConnection connection;
+            readonly ulong session;
+            readonly ProducerSettings settings;
+            ulong seq;
+
+            public ulong NextRequest = 1;
+
+            public Sender(IggyConnection connection, ulong session, ProducerSettings settings)
+            {
+                this.connection = connection;
+                this.session = session;
+                this.settings = settings;
+            }
+
+            int TimedBatches { get { return settings.TotalBatches - settings.WarmupBatches; } }
+
+            /// <summary>Messages in batch (or block) `batch`: the last may be shorter.</summary>
+            int Count(int batch)
+            {
+                return (int)Math.Min((long)settings.Batch, (long)settings.Messages - (long)batch * settings.Batch);
+            }
+
+            /// <summary>Injects the arm's work, if any, then builds and sends one batch; returns the
+            /// spin's measured ns and the ticks at the send.</summary>
+            long Send(IBatchEncoder encoder, int arm, int count, out long sentTicks)
+            {
+                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(count * settings.InjectNs) : 0;
+                int length = encoder.Encode(NextRequest++, session, NowMicros(), seq, count);
+                sentTicks = Stopwatch.GetTimestamp();
+                connection.Request(encoder.Frame, length);
+                seq += (ulong)count;
+                return injected;
+            }
+
+            public ProducerResult OneArm(IBatchEncoder encoder)
+            {
+                var arm = new ArmResult { MsgId = settings.MsgIds[0], TimedMessages = settings.Messages - settings.WarmupMessages };
+                var rttTicks = new long[TimedBatches];
+                long windowStart = 0, sent;
                 for (int batch = 0; batch < settings.TotalBatches; batch++)
                 {
                     bool timed = batch >= settings.WarmupBatches;
                     if (batch == settings.WarmupBatches) windowStart = Stopwatch.GetTimestamp();
-                    int count = (int)Math.Min((ulong)settings.Batch, (ulong)settings.Messages - seq);
-                    int length = encoder.Encode(request++, session, NowMicros(), seq, count, ids);
-                    long sent = Stopwatch.GetTimestamp();
-                    connection.Request(encoder.Frame, length);
-                    if (timed) rttTicks[batch - settings.WarmupBatches] = Stopwatch.GetTimestamp() - sent;
-                    seq += (ulong)count;
+                    long injected = Send(encoder, 0, Count(batch), out sent);
+                    if (!timed) continue;
+                    rttTicks[batch - settings.WarmupBatches] = Stopwatch.GetTimestamp() - sent;
+                    arm.InjectedNs += injected;
                 }
-                long windowEnd = Stopwatch.GetTimestamp();
-                byte[] logout = IggyFrames.Logout(client, request, session);
-                connection.Request(logout, logout.Length);
-
+                arm.ElapsedNs = Clock.TicksToNs(Stopwatch.GetTimestamp() - windowStart);
                 Array.Sort(rttTicks);
                 return new ProducerResult
                 {
-                    MsgId = settings.MsgId,
-                    Messages = settings.Messages,
-                    Warmup = settings.WarmupMessages,
-                    TimedMessages = settings.Messages - settings.WarmupMessages,
-                    ElapsedNs = TicksToNs(windowEnd - windowStart),
-                    RttP50Ns = TicksToNs(Percentile(rttTicks, 0.50)),
-                    RttP99Ns = TicksToNs(Percentile(rttTicks, 0.99)),
-                    RttP999Ns = TicksToNs(Percentile(rttTicks, 0.999)),
+                    SendPath = settings.SendPath, Messages = settings.Messages, Warmup = settings.WarmupMessages, Arms = new[] { arm },
+                    RttP50Ns = Clock.TicksToNs(Percentile(rttTicks, 0.50)),
+                    RttP99Ns = Clock.TicksToNs(Percentile(rttTicks, 0.99)),
+                    RttP999Ns = Clock.TicksToNs(Percentile(rttTicks, 0.999)),
+                };
+            }
+
+            public ProducerResult Paired(IBatchEncoder[] encoders)
+            {
+                ArmResult[] arms = settings.MsgIds
+                    .Select(name => new ArmResult { MsgId = name, TimedMessages = settings.Messages - settings.WarmupMessages, BatchNs = new long[TimedBatches] })
+                    .ToArray();
+                var order = new BlockOrder(settings.Seed, arms.Length);
+                for (int block = 0; block < settings.TotalBatches; block++)
+                {
+                    int count = Count(block);
+                    foreach (int arm in order.Next())
+                    {
+                        long start = Stopwatch.GetTimestamp(), sent;
+                        long injected = Send(encoders[arm], arm, count, out sent);
+                        long ns = Clock.TicksToNs(Stopwatch.GetTimestamp() - start);
+                        if (block < settings.WarmupBatches) continue;
+                        arms[arm].BatchNs[block - settings.WarmupBatches] = ns;
+                        arms[arm].ElapsedNs += ns;
+                        arms[arm].InjectedNs += injected;
+                    }
+                }
+                return new ProducerResult
+                {
+                    SendPath = settings.SendPath, Messages = settings.Messages, Warmup = settings.WarmupMessages, Arms = arms,
+                    Paired = true, Seed = settings.Seed, Blocks = TimedBatches,
                 };
             }
         }
@@ -79,11 +185,6 @@ namespace Mintbench
         {
             int rank = (int)Math.Ceiling(p * sorted.Length);
             return sorted[Math.Max(rank, 1) - 1];
-        }
-
-        static long TicksToNs(long ticks)
-        {
-            return (long)(ticks * (1e9 / Stopwatch.Frequency));
         }
 
         static ulong NowMicros()

@@ -14,7 +14,13 @@ namespace Mintbench
     {
         public string Host { get; private set; }
         public int Port { get; private set; }
-        public string MsgId { get; private set; }
+        /// <summary>One strategy name per arm (one arm unless Paired).</summary>
+        public string[] MsgIds { get; private set; }
+        public bool Paired { get; private set; }
+        public ulong Seed { get; private set; }
+        public string SendPath { get; private set; }
+        public long InjectNs { get; private set; }
+        public int InjectArm { get; private set; }
         public int Bits { get; private set; }
         public int Pack { get; private set; }
         public int Batch { get; private set; }
@@ -30,14 +36,26 @@ namespace Mintbench
         {
             var s = new ProducerSettings();
             ParseServer(Required(variable, "SERVER"), s);
-            s.MsgId = Required(variable, "MSG_ID");
-            if (Array.IndexOf(Strategies.Names, s.MsgId) < 0)
-                throw new SettingsException("MSG_ID=" + s.MsgId + " is not a strategy; expected one of " + string.Join(", ", Strategies.Names));
-            s.Bits = Integer(variable, "BITS", 1, 64);
-            s.Pack = Integer(variable, "PACK", 1, int.MaxValue);
-            s.Batch = Integer(variable, "BATCH", 1, int.MaxValue);
-            s.Messages = Integer(variable, "MESSAGES", 1, int.MaxValue);
-            s.Warmup = Integer(variable, "WARMUP", 0, int.MaxValue);
+            s.SendPath = Optional(variable, "SEND_PATH", SendPaths.Lean);
+            if (Array.IndexOf(SendPaths.Names, s.SendPath) < 0)
+                throw new SettingsException("SEND_PATH=" + s.SendPath + " is unknown; expected one of " + string.Join(", ", SendPaths.Names));
+            s.Paired = Integer(variable, "PAIRED", 0, 1, "0") == 1;
+            string msgId = Required(variable, "MSG_ID");
+            s.MsgIds = s.Paired ? msgId.Split(',') : new[] { msgId };
+            string[] accepted = Strategies.NamesFor(s.SendPath);
+            foreach (string name in s.MsgIds)
+                if (Array.IndexOf(accepted, name) < 0)
+                    throw new SettingsException("MSG_ID=" + name + " is unknown; expected one of " + string.Join(", ", accepted));
+            if (s.Paired && s.MsgIds.Length < 2)
+                throw new SettingsException("PAIRED=1 needs at least two arms; MSG_ID=" + msgId + " has " + s.MsgIds.Length);
+            if (s.Paired) s.Seed = UInt64(variable, "SEED");
+            s.InjectNs = Integer(variable, "INJECT_NS", 0, long.MaxValue, "0");
+            s.InjectArm = (int)Integer(variable, "INJECT_ARM", 0, s.MsgIds.Length - 1, "0");
+            s.Bits = (int)Integer(variable, "BITS", 1, 64);
+            s.Pack = (int)Integer(variable, "PACK", 1, int.MaxValue);
+            s.Batch = (int)Integer(variable, "BATCH", 1, int.MaxValue);
+            s.Messages = (int)Integer(variable, "MESSAGES", 1, int.MaxValue);
+            s.Warmup = (int)Integer(variable, "WARMUP", 0, int.MaxValue);
             if (s.Messages < s.Batch)
                 throw new SettingsException("MESSAGES=" + s.Messages + " is less than BATCH=" + s.Batch);
             if (s.WarmupBatches >= s.TotalBatches)
@@ -53,13 +71,29 @@ namespace Mintbench
             return value;
         }
 
-        static int Integer(Func<string, string> variable, string name, int min, int max)
+        /// <summary>The contract's settings added with paired mode take their neutral value when unset.</summary>
+        static string Optional(Func<string, string> variable, string name, string unset)
         {
-            string text = Required(variable, name);
+            string value = variable(name);
+            return string.IsNullOrEmpty(value) ? unset : value;
+        }
+
+        static long Integer(Func<string, string> variable, string name, long min, long max, string unset = null)
+        {
+            string text = unset == null ? Required(variable, name) : Optional(variable, name, unset);
             long value;
             if (!long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value) || value < min || value > max)
                 throw new SettingsException(name + "=" + text + " is not an integer in " + min + "..=" + max);
-            return (int)value;
+            return value;
+        }
+
+        static ulong UInt64(Func<string, string> variable, string name)
+        {
+            string text = Optional(variable, name, "0");
+            ulong value;
+            if (!ulong.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value))
+                throw new SettingsException(name + "=" + text + " is not a u64 (decimal)");
+            return value;
         }
 
         static void ParseServer(string server, ProducerSettings s)

@@ -2,96 +2,140 @@ using System;
 
 namespace Mintbench
 {
+    /// <summary>Builds one SEND_MESSAGES request frame for messages firstSeq .. firstSeq + count - 1
+    /// (the lean and faithful send paths: the same bytes, different per-message work).</summary>
+    public interface IBatchEncoder
+    {
+        /// <summary>Encodes the batch; returns the frame length, the frame being the start of Frame.</summary>
+        int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count);
+
+        byte[] Frame { get; }
+    }
+
     /// <summary>
-    /// Builds SEND_MESSAGES frames (stream 1, topic 1, partition 0) into one reusable buffer: per
-    /// message the payload, a fresh ID and an XXH3 checksum, then the batch checksum. This is the
-    /// producer's hot path, so nothing is allocated per batch.
+    /// The SEND_MESSAGES layout around the messages (stream 1, topic 1, partition 0), shared by both
+    /// send paths so that they cannot drift apart in the bytes.
     /// </summary>
-    public sealed class SendMessagesEncoder
+    public static class SendMessagesFrame
     {
         const int MetadataLength = 22; // stream id 6 + topic id 6 + partitioning 6 + message count 4
         const int BodyPrefix = 4 + MetadataLength;
         const int BatchHeaderSize = 256;
-        const int MessageHeaderSize = 48;
+        const int BatchAt = IggyFrames.HeaderSize + BodyPrefix;
         const int BatchChecksumFieldsSize = 5 * 8 + 4; // five u64 fields, then message_count
+        public const int MessageHeaderSize = 48;
+        /// <summary>Where the first message frame starts.</summary>
+        public const int MessagesAt = BatchAt + BatchHeaderSize;
 
-        readonly byte[] client;
-        readonly int bits, pack, payloadLength, messageFrameLength, maxMessages;
-        readonly byte[] frame;
-        readonly byte[] batchChecksumInput;
-
-        public SendMessagesEncoder(byte[] client, int maxMessages, int bits, int pack)
+        /// <summary>A buffer for the batch checksum's input of up to maxMessages messages.</summary>
+        public static byte[] NewChecksumInput(int maxMessages)
         {
-            this.client = client;
-            this.maxMessages = maxMessages;
-            this.bits = bits;
-            this.pack = pack;
-            payloadLength = Payload.Length(bits, pack);
-            messageFrameLength = MessageHeaderSize + payloadLength;
-            frame = new byte[checked(IggyFrames.HeaderSize + BodyPrefix + BatchHeaderSize + maxMessages * messageFrameLength)];
-            batchChecksumInput = new byte[BatchChecksumFieldsSize + 8 * maxMessages];
-            WriteFixedMetadata();
+            return new byte[checked(BatchChecksumFieldsSize + 8 * maxMessages)];
         }
 
-        /// <summary>The buffer the last Encode wrote; its first Encode-returned bytes are the frame.</summary>
-        public byte[] Frame { get { return frame; } }
-
-        /// <summary>Encodes messages firstSeq .. firstSeq + count - 1; returns the frame length.</summary>
-        public int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count, IMessageIdMinter ids)
+        /// <summary>The request header, the metadata and the batch header, all but the batch checksum.</summary>
+        public static void WriteEnvelope(byte[] frame, byte[] client, ulong request, ulong session,
+            ulong originTimestamp, int count, int messagesLength)
         {
-            if (count < 1 || count > maxMessages)
-                throw new ArgumentOutOfRangeException("count", count, "a batch holds 1.." + maxMessages + " messages");
-            int messagesLength = count * messageFrameLength;
-            int bodyLength = BodyPrefix + BatchHeaderSize + messagesLength;
-            IggyFrames.WriteHeader(frame, bodyLength, client, null, request, IggyFrames.OperationSendMessages, session);
-
-            int batchAt = IggyFrames.HeaderSize + BodyPrefix;
-            LittleEndian.WriteUInt32(frame, batchAt - 4, (uint)count);
-            LittleEndian.WriteUInt64(frame, batchAt + 24, originTimestamp);
-            LittleEndian.WriteUInt64(frame, batchAt + 32, (ulong)(BatchHeaderSize + messagesLength));
-            LittleEndian.WriteUInt32(frame, batchAt + 48, (uint)count);
-
-            int at = batchAt + BatchHeaderSize;
-            for (int i = 0; i < count; i++, at += messageFrameLength)
-            {
-                ids.MintInto(frame, at + 8);
-                LittleEndian.WriteUInt32(frame, at + 24, (uint)i);         // offset_delta
-                LittleEndian.WriteUInt32(frame, at + 28, 0);               // timestamp_delta
-                LittleEndian.WriteUInt32(frame, at + 32, 0);               // user_headers_length
-                LittleEndian.WriteUInt32(frame, at + 36, (uint)payloadLength);
-                LittleEndian.WriteUInt64(frame, at + 40, 0);               // reserved
-                Payload.Write(frame, at + MessageHeaderSize, firstSeq + (ulong)i, bits, pack);
-                ulong checksum = Xxh3.Hash64(frame, at + 8, messageFrameLength - 8);
-                LittleEndian.WriteUInt64(frame, at, checksum);
-                LittleEndian.WriteUInt64(batchChecksumInput, BatchChecksumFieldsSize + 8 * i, checksum);
-            }
-
-            // partition_id, base_offset and base_timestamp stay 0 in both the header and the checksum input.
-            LittleEndian.WriteUInt64(batchChecksumInput, 24, originTimestamp);
-            LittleEndian.WriteUInt64(batchChecksumInput, 32, (ulong)(BatchHeaderSize + messagesLength));
-            LittleEndian.WriteUInt32(batchChecksumInput, 40, (uint)count);
-            ulong batchChecksum = Xxh3.Hash64(batchChecksumInput, 0, BatchChecksumFieldsSize + 8 * count);
-            LittleEndian.WriteUInt64(frame, batchAt + 40, batchChecksum);
-            return IggyFrames.HeaderSize + bodyLength;
-        }
-
-        void WriteFixedMetadata()
-        {
+            IggyFrames.WriteHeader(frame, BodyPrefix + BatchHeaderSize + messagesLength, client, null, request,
+                IggyFrames.OperationSendMessages, session);
             int at = IggyFrames.HeaderSize;
             LittleEndian.WriteUInt32(frame, at, MetadataLength);
-            at = WriteNumericIdentifier(at + 4, 1); // stream
-            at = WriteNumericIdentifier(at, 1);     // topic
-            frame[at] = 2;                          // partitioning kind: partition id
+            at = WriteNumericIdentifier(frame, at + 4, 1); // stream
+            at = WriteNumericIdentifier(frame, at, 1);     // topic
+            frame[at] = 2;                                 // partitioning kind: partition id
             frame[at + 1] = 4;
             LittleEndian.WriteUInt32(frame, at + 2, 0);
+            LittleEndian.WriteUInt32(frame, at + 6, (uint)count);
+            // partition_id, base_offset and base_timestamp are 0; a pooled buffer may hold old bytes.
+            Array.Clear(frame, BatchAt, BatchHeaderSize);
+            LittleEndian.WriteUInt64(frame, BatchAt + 24, originTimestamp);
+            LittleEndian.WriteUInt64(frame, BatchAt + 32, (ulong)(BatchHeaderSize + messagesLength));
+            LittleEndian.WriteUInt32(frame, BatchAt + 48, (uint)count);
         }
 
-        int WriteNumericIdentifier(int at, uint value)
+        /// <summary>The fields of message `index` after its ID (no user headers).</summary>
+        public static void WriteMessageFields(byte[] frame, int at, int index, int payloadLength)
+        {
+            LittleEndian.WriteUInt32(frame, at + 24, (uint)index);   // offset_delta
+            LittleEndian.WriteUInt32(frame, at + 28, 0);             // timestamp_delta
+            LittleEndian.WriteUInt32(frame, at + 32, 0);             // user_headers_length
+            LittleEndian.WriteUInt32(frame, at + 36, (uint)payloadLength);
+            LittleEndian.WriteUInt64(frame, at + 40, 0);             // reserved
+        }
+
+        /// <summary>Checksums the written message frame at `at` and records it for the batch checksum.</summary>
+        public static void SealMessage(byte[] frame, int at, int frameLength, byte[] checksumInput, int index)
+        {
+            ulong checksum = Xxh3.Hash64(frame, at + 8, frameLength - 8);
+            LittleEndian.WriteUInt64(frame, at, checksum);
+            LittleEndian.WriteUInt64(checksumInput, BatchChecksumFieldsSize + 8 * index, checksum);
+        }
+
+        /// <summary>The batch checksum over the header's fields and every sealed message's checksum;
+        /// returns the frame length.</summary>
+        public static int SealBatch(byte[] frame, byte[] checksumInput, ulong originTimestamp, int count, int messagesLength)
+        {
+            // partition_id, base_offset and base_timestamp stay 0 in the checksum input.
+            LittleEndian.WriteUInt64(checksumInput, 24, originTimestamp);
+            LittleEndian.WriteUInt64(checksumInput, 32, (ulong)(BatchHeaderSize + messagesLength));
+            LittleEndian.WriteUInt32(checksumInput, 40, (uint)count);
+            LittleEndian.WriteUInt64(frame, BatchAt + 40, Xxh3.Hash64(checksumInput, 0, BatchChecksumFieldsSize + 8 * count));
+            return MessagesAt + messagesLength;
+        }
+
+        static int WriteNumericIdentifier(byte[] frame, int at, uint value)
         {
             frame[at] = 1; // numeric
             frame[at + 1] = 4;
             LittleEndian.WriteUInt32(frame, at + 2, value);
             return at + 6;
+        }
+    }
+
+    /// <summary>
+    /// The lean send path: builds SEND_MESSAGES frames into one reusable buffer, per message the
+    /// payload, a fresh ID and an XXH3 checksum written in place. Only the ID path is the SDK's;
+    /// nothing is allocated per batch.
+    /// </summary>
+    public sealed class SendMessagesEncoder : IBatchEncoder
+    {
+        readonly byte[] client;
+        readonly IMessageIdMinter ids;
+        readonly int bits, pack, payloadLength, messageFrameLength, maxMessages;
+        readonly byte[] frame;
+        readonly byte[] checksumInput;
+
+        public SendMessagesEncoder(byte[] client, int maxMessages, int bits, int pack, IMessageIdMinter ids)
+        {
+            this.client = client;
+            this.maxMessages = maxMessages;
+            this.bits = bits;
+            this.pack = pack;
+            this.ids = ids;
+            payloadLength = Payload.Length(bits, pack);
+            messageFrameLength = SendMessagesFrame.MessageHeaderSize + payloadLength;
+            frame = new byte[checked(SendMessagesFrame.MessagesAt + maxMessages * messageFrameLength)];
+            checksumInput = SendMessagesFrame.NewChecksumInput(maxMessages);
+        }
+
+        public byte[] Frame { get { return frame; } }
+
+        public int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count)
+        {
+            if (count < 1 || count > maxMessages)
+                throw new ArgumentOutOfRangeException("count", count, "a batch holds 1.." + maxMessages + " messages");
+            int messagesLength = count * messageFrameLength;
+            SendMessagesFrame.WriteEnvelope(frame, client, request, session, originTimestamp, count, messagesLength);
+            int at = SendMessagesFrame.MessagesAt;
+            for (int i = 0; i < count; i++, at += messageFrameLength)
+            {
+                ids.MintInto(frame, at + 8);
+                SendMessagesFrame.WriteMessageFields(frame, at, i, payloadLength);
+                Payload.Write(frame, at + SendMessagesFrame.MessageHeaderSize, firstSeq + (ulong)i, bits, pack);
+                SendMessagesFrame.SealMessage(frame, at, messageFrameLength, checksumInput, i);
+            }
+            return SendMessagesFrame.SealBatch(frame, checksumInput, originTimestamp, count, messagesLength);
         }
     }
 }

@@ -2,6 +2,13 @@ using System;
 
 namespace Mintbench
 {
+    /// <summary>The send paths a producer has (SEND_PATH).</summary>
+    public static class SendPaths
+    {
+        public const string Lean = "lean", Faithful = "faithful";
+        public static readonly string[] Names = { Lean, Faithful };
+    }
+
     /// <summary>The named ID strategies a producer and the benchmark choose from (MSG_ID).</summary>
     public static class Strategies
     {
@@ -9,7 +16,16 @@ namespace Mintbench
         /// mint benchmark (results/sdk-csharp-mint.md).</summary>
         public const string FastIs = "xoshiro";
 
+        /// <summary>The lean path's strategies, which the mint benchmark measures.</summary>
         public static readonly string[] Names = { "uuid", "rngpool", "xoshiro", "fast", "preset" };
+
+        /// <summary>The faithful path's: the SDK's master (`uuid`), its branch (`fast`) and `preset`.</summary>
+        public static readonly string[] FaithfulNames = { "uuid", "fast", "preset" };
+
+        public static string[] NamesFor(string sendPath)
+        {
+            return sendPath == SendPaths.Faithful ? FaithfulNames : Names;
+        }
 
         /// <summary>A minter for the strategy; `preset` mints `presetCount` IDs with `fast` now.</summary>
         public static IMessageIdMinter Create(string name, int presetCount)
@@ -23,6 +39,24 @@ namespace Mintbench
                 case "preset": return new PresetMinter(Create("fast", 0), presetCount);
                 default:
                     throw new ArgumentException("unknown MSG_ID \"" + name + "\"; expected one of " + string.Join(", ", Names));
+            }
+        }
+
+        /// <summary>The encoder of one arm: strategy `name` on `sendPath`, for batches of up to
+        /// `batch` messages; `preset` mints `presetCount` IDs now.</summary>
+        public static IBatchEncoder Encoder(string sendPath, string name, byte[] client, int batch, int bits, int pack, int presetCount)
+        {
+            if (sendPath == SendPaths.Lean)
+                return new SendMessagesEncoder(client, batch, bits, pack, Create(name, presetCount));
+            switch (name)
+            {
+                case "uuid": return new FaithfulEncoder(client, batch, bits, pack, new GuidReplacement(), null);
+                case "fast": return new FaithfulEncoder(client, batch, bits, pack, new MinterReplacement(Create("fast", 0)), null);
+                case "preset":
+                    // The application sets every ID; the SDK's replacement is never called.
+                    return new FaithfulEncoder(client, batch, bits, pack, new GuidReplacement(), Create("preset", presetCount));
+                default:
+                    throw new ArgumentException("unknown MSG_ID \"" + name + "\" on the faithful path; expected one of " + string.Join(", ", FaithfulNames));
             }
         }
     }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading;
@@ -21,9 +22,21 @@ namespace Mintbench.Tests
         readonly Fault fault;
         readonly int faultAtRequest;
 
+        /// <summary>One SEND_MESSAGES request as received.</summary>
+        public sealed class Batch
+        {
+            public int Count;
+            /// <summary>Payload value 0 of the first message: its sequence number when BITS=64.</summary>
+            public ulong FirstValue;
+            /// <summary>Whether every ID carries a v4 Guid's version and variant bits where the
+            /// SDK's conversion puts them (wire bytes 15 and 0).</summary>
+            public bool AllGuidIds;
+        }
+
         public int Port { get; private set; }
         public int MessagesReceived { get; private set; }
         public bool LoggedOut { get; private set; }
+        public readonly List<Batch> Batches = new List<Batch>();
 
         public FakeSink(Fault fault = Fault.None, int faultAtRequest = 0)
         {
@@ -52,7 +65,7 @@ namespace Mintbench.Tests
                         if (index == faultAtRequest && fault == Fault.Silence) { stopped.Wait(); return; }
                         uint status = index == faultAtRequest && fault == Fault.ErrorStatus ? 3u : 0u;
                         byte operation = header[176];
-                        if (operation == IggyFrames.OperationSendMessages) MessagesReceived += (int)LittleEndian.ReadUInt32(body, 22);
+                        if (operation == IggyFrames.OperationSendMessages) Record(body);
                         if (operation == IggyFrames.OperationLogout) LoggedOut = true;
                         byte[] reply = Reply(LittleEndian.ReadUInt64(header, 168), operation, status);
                         stream.Write(reply, 0, reply.Length);
@@ -62,6 +75,22 @@ namespace Mintbench.Tests
             catch (System.IO.IOException) { }   // the producer reset the connection
             catch (SocketException) { }         // Dispose stopped the listener before a connection came
         }
+
+        void Record(byte[] body)
+        {
+            var batch = new Batch { Count = (int)LittleEndian.ReadUInt32(body, 22), AllGuidIds = true };
+            int at = MessagesInBody;
+            batch.FirstValue = LittleEndian.ReadUInt64(body, at + 48) ^ 0xA5A5A5A5A5A5A5A5UL;
+            for (int i = 0; i < batch.Count; i++)
+            {
+                batch.AllGuidIds &= (body[at + 8] & 0xC0) == 0x80 && (body[at + 8 + 15] & 0xF0) == 0x40;
+                at += 48 + (int)LittleEndian.ReadUInt32(body, at + 36);
+            }
+            MessagesReceived += batch.Count;
+            Batches.Add(batch);
+        }
+
+        const int MessagesInBody = 4 + 22 + 256; // metadata length, metadata, batch header
 
         static byte[] Reply(ulong request, byte operation, uint status)
         {

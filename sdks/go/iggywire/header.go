@@ -42,6 +42,21 @@ func putHeader(frame []byte, size int, operation byte, r *Request) {
 	le.PutUint64(frame[184:], r.Session)
 }
 
+// Frame returns the request frame carrying body: a new buffer with the header
+// written and body copied in after it.
+func Frame(r *Request, operation byte, body []byte) []byte {
+	frame := make([]byte, HeaderSize+len(body))
+	copy(frame[HeaderSize:], body)
+	PutHeader(frame, operation, r)
+	return frame
+}
+
+// PutHeader writes the request header into the first HeaderSize bytes of
+// frame, a whole request whose header bytes are zero.
+func PutHeader(frame []byte, operation byte, r *Request) {
+	putHeader(frame, len(frame), operation, r)
+}
+
 // Reply is what a producer needs from a reply header.
 type Reply struct {
 	Size      uint32 // header plus body

@@ -89,7 +89,7 @@ func TestSendMessagesFrameAddsUp(t *testing.T) {
 	enc.Encode(&r, 0, 4, 1, &countingIDs{}) // a longer batch first: the reused buffer must not leak into the next
 	f := enc.Encode(&r, 100, count, 1_700_000_000_000_000, &countingIDs{})
 
-	msgLen := messageHeader + PayloadLen(bits, pack)
+	msgLen := MessageHeaderSize + PayloadLen(bits, pack)
 	if len(f) != firstMessage+count*msgLen || int(le.Uint32(f[48:])) != len(f) {
 		t.Fatalf("frame length %d, size field %d", len(f), le.Uint32(f[48:]))
 	}
@@ -100,8 +100,8 @@ func TestSendMessagesFrameAddsUp(t *testing.T) {
 	if !bytes.Equal(f[HeaderSize:HeaderSize+26], wantMeta) {
 		t.Fatalf("metadata %x, want %x", f[HeaderSize:HeaderSize+26], wantMeta)
 	}
-	batch := f[firstMessage-batchHeaderSize : firstMessage]
-	if le.Uint64(batch[24:]) != 1_700_000_000_000_000 || le.Uint64(batch[32:]) != uint64(batchHeaderSize+count*msgLen) || le.Uint32(batch[48:]) != count {
+	batch := f[firstMessage-BatchHeaderSize : firstMessage]
+	if le.Uint64(batch[24:]) != 1_700_000_000_000_000 || le.Uint64(batch[32:]) != uint64(BatchHeaderSize+count*msgLen) || le.Uint32(batch[48:]) != count {
 		t.Fatalf("batch header wrong: %x", batch[:56])
 	}
 	sums := append(append([]byte{}, batch[:40]...), batch[48:52]...)
@@ -124,7 +124,7 @@ func TestSendMessagesFrameAddsUp(t *testing.T) {
 	if le.Uint64(batch[40:]) != xxh3.Hash(sums) {
 		t.Errorf("batch checksum %x, want %x", le.Uint64(batch[40:]), xxh3.Hash(sums))
 	}
-	if !bytes.Equal(batch[52:], make([]byte, batchHeaderSize-52)) {
+	if !bytes.Equal(batch[52:], make([]byte, BatchHeaderSize-52)) {
 		t.Errorf("batch header bytes 52..256 are not zero")
 	}
 }

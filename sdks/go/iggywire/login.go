@@ -25,10 +25,7 @@ func Login(r *Request, id Identity) []byte {
 	body = appendShortString(body, id.Username)
 	body = appendShortString(body, id.Password)
 	body = binary.LittleEndian.AppendUint32(body, 0) // no context
-	frame := make([]byte, HeaderSize, HeaderSize+len(body))
-	frame = append(frame, body...)
-	putHeader(frame, len(frame), OpLogin, r)
-	return frame
+	return Frame(r, OpLogin, body)
 }
 
 func appendShortString(b []byte, s string) []byte {
@@ -49,7 +46,5 @@ func SessionFromLogin(body []byte) (uint64, error) {
 
 // Logout returns the LOGOUT frame (no body).
 func Logout(r *Request) []byte {
-	frame := make([]byte, HeaderSize)
-	putHeader(frame, HeaderSize, OpLogout, r)
-	return frame
+	return Frame(r, OpLogout, nil)
 }

@@ -1,27 +1,23 @@
-// Mint-only benchmark (mitata): ns per ID written into a frame for every strategy, the pool-size
-// sweep behind DEFAULT_POOL_BYTES, and the XXH3 libraries compared at the checksum sizes a producer
-// hashes. Writes the figures it measured to <out>/sdk-node-mint.json and .md.
+// Native mint benchmark (mitata): ns per ID written into a frame, for every lean strategy. Writes
+// the raw sample file of the contract (sdks/README.md, "Native mint benchmarks") that
+// `harness mint-report` turns into the report.
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { measure } from 'mitata';
-import { xxh3 as nodeRsXxh3 } from '@node-rs/xxhash';
-import { createMinter, PresetIds, RandomPool, STRATEGIES } from '../src/mint.js';
-import { writeXxh3 } from '../src/xxh3.js';
-import { STAT_KEYS, writeReports } from './report.js';
-
-const { values: args } = parseArgs({ options: { out: { type: 'string' }, command: { type: 'string' } } });
-if (!args.out || !args.command) throw new Error('usage: mint-bench.js --out DIR --command "how it was run"');
+import { createMinter, PresetIds, STRATEGIES } from '../src/mint.js';
 
 // Each measured run mints one batch of IDs where they land in a real batch: 48-byte message header
-// + 6-byte payload (BITS=42, PACK=1), and hashes many inputs. Every run is long enough (>= 20 us)
-// to be timed on its own, so mitata's batching is off for all cases alike (MEASURE_OPTIONS) and
-// the figures are divided back to one ID or one hash.
+// + 6-byte payload (BITS=42, PACK=1). Every run is long enough (>= 20 us) to be timed on its own, so
+// mitata's batching is off for all cases alike and each sample is one run, divided back to one ID.
 const MEASURE_OPTIONS = { batch_threshold: 0, warmup_threshold: 1e9 }; // and always 2 warm-up runs
 const FRAME_STRIDE = 54;
-const IDS_PER_RUN = 1000;
+export const IDS_PER_RUN = 1000;
 const PRESET_IDS = 1 << 20;
 
-function batchWriter(minter, beforeBatch = () => {}) {
+/** A run that writes IDS_PER_RUN IDs from `minter` into frames. */
+export function batchWriter(minter, beforeBatch = () => {}) {
   const frames = Buffer.alloc(FRAME_STRIDE * IDS_PER_RUN);
   return () => {
     beforeBatch();
@@ -37,63 +33,40 @@ function presetWriter() {
   });
 }
 
-const groups = [
-  {
-    name: 'strategy',
-    unit: 'ns per ID',
-    itemsPerRun: IDS_PER_RUN,
-    cases: STRATEGIES.map((strategy) => ({
-      name: strategy,
-      run: strategy === 'preset' ? presetWriter() : batchWriter(createMinter(strategy)),
-    })),
-  },
-  {
-    name: 'fast pool size',
-    unit: 'ns per ID',
-    itemsPerRun: IDS_PER_RUN,
-    cases: [1, 4, 16, 64, 256, 1024].map((kib) => ({
-      name: `${kib} KiB`,
-      run: batchWriter(new RandomPool(kib * 1024)),
-    })),
-  },
-  ...xxh3Groups([
-    ['message BITS=42 PACK=1', 46, 1000],
-    ['message BITS=42 PACK=167', 1042, 100],
-    ['batch checksum of 1000 messages', 44 + 8 * 1000, 20],
-  ]),
-];
-
-function xxh3Groups(inputs) {
-  const source = Buffer.alloc(8 + Math.max(...inputs.map(([, length]) => length)));
-  for (let i = 0; i < source.length; i++) source[i] = (i * 131 + 7) & 0xff;
-  const target = Buffer.alloc(8);
-  const repeat = (times, hash) => () => {
-    for (let i = 0; i < times; i++) hash();
-  };
-  return inputs.map(([label, length, hashesPerRun]) => {
-    const data = () => source.subarray(8, 8 + length);
-    return {
-      name: `xxh3, ${label}, ${length} B`,
-      unit: 'ns per hash',
-      itemsPerRun: hashesPerRun,
-      cases: [
-        { name: 'hash-wasm (src/xxh3.js)', run: repeat(hashesPerRun, () => writeXxh3(data(), target, 0)) },
-        {
-          name: '@node-rs/xxhash',
-          run: repeat(hashesPerRun, () => target.writeBigUInt64LE(nodeRsXxh3.xxh64(data()), 0)),
-        },
-      ],
-    };
-  });
+/**
+ * Every sample mitata takes of `run`, in ns per item.
+ * @param {{ minCpuMs?: number }} options how long to sample at least (mitata's default otherwise)
+ */
+export async function nsPerItem(run, itemsPerRun, { minCpuMs } = {}) {
+  const options = minCpuMs === undefined ? MEASURE_OPTIONS : { ...MEASURE_OPTIONS, min_cpu_time: minCpuMs * 1e6 };
+  const stats = await measure(run, options);
+  return stats.samples.map((ns) => ns / itemsPerRun);
 }
 
-for (const group of groups) {
-  for (const benchCase of group.cases) {
-    const stats = await measure(benchCase.run, { ...MEASURE_OPTIONS });
-    benchCase.stats = { ...stats };
-    for (const key of STAT_KEYS) benchCase.stats[key] = stats[key] / group.itemsPerRun;
-    console.error(`${group.name} / ${benchCase.name}: p50 ${benchCase.stats.p50.toFixed(1)} ${group.unit}`);
+function mitataVersion() {
+  const path = new URL('../node_modules/mitata/package.json', import.meta.url);
+  return JSON.parse(readFileSync(path, 'utf8')).version;
+}
+
+/** The raw sample file: one `ns_per_id` sample per mitata run, per strategy. */
+export async function rawSamples(command, options = {}) {
+  const strategies = [];
+  for (const name of STRATEGIES) {
+    const run = name === 'preset' ? presetWriter() : batchWriter(createMinter(name));
+    strategies.push({ name, ns_per_id: await nsPerItem(run, IDS_PER_RUN, options) });
   }
+  return { lang: 'node', tool: 'mitata', tool_version: `${mitataVersion()} (node ${process.version})`, command, strategies };
 }
 
-writeReports(args.out, args.command, groups);
+async function main() {
+  const { values: args } = parseArgs({ options: { raw: { type: 'string' }, command: { type: 'string' } } });
+  if (!args.raw || !args.command) throw new Error('usage: mint-bench.js --raw FILE --command "how it was run"');
+  const raw = await rawSamples(args.command);
+  for (const { name, ns_per_id: samples } of raw.strategies) {
+    const sorted = [...samples].sort((a, b) => a - b);
+    console.error(`${name}: median ${sorted[sorted.length >> 1].toFixed(1)} ns per ID, ${samples.length} samples`);
+  }
+  writeFileSync(args.raw, `${JSON.stringify(raw)}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

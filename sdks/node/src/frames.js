@@ -1,7 +1,6 @@
 // Request frames of the Iggy TCP protocol (../shared/iggy-wire.md) as the contract fixes them
 // (sdks/README.md, "The bytes"): a 256-byte header and a body.
 
-import { MESSAGE_ID_BYTES } from './message-id.js';
 import { payloadLength, writePayload } from './payload.js';
 import { writeXxh3 } from './xxh3.js';
 
@@ -25,7 +24,7 @@ function writeU128(frame, offset, value) {
  * @param {{ size: number, client: bigint, requestChecksum?: bigint, request: number|bigint,
  *           operation: number, session?: bigint }} header
  */
-function writeHeader(frame, { size, client, requestChecksum = 0n, request, operation, session = 0n }) {
+export function writeHeader(frame, { size, client, requestChecksum = 0n, request, operation, session = 0n }) {
   frame.writeUInt32LE(size, 48);
   frame[60] = COMMAND_REQUEST;
   writeU128(frame, 128, client);
@@ -68,14 +67,21 @@ export function logoutFrame({ client, request, session }) {
 // Body layout of SEND_MESSAGES: metadata length, stream 1, topic 1, partition id 0, message count,
 // then the 256-byte batch header and the message frames.
 const METADATA_BYTES = 22; // 3 identifiers of 6 bytes, then the u32 message count
-const MESSAGE_COUNT_AT = HEADER_BYTES + 4 + 18;
+/** The body's first bytes, the same in every SEND_MESSAGES request; the message count follows. */
+export const SEND_MESSAGES_METADATA = Buffer.of(
+  ...[METADATA_BYTES, 0, 0, 0],
+  ...[1, 4, 1, 0, 0, 0], // stream: numeric, 4 bytes, 1
+  ...[1, 4, 1, 0, 0, 0], // topic: numeric, 4 bytes, 1
+  ...[2, 4, 0, 0, 0, 0], // partitioning: partition id, 4 bytes, 0
+);
+const MESSAGE_COUNT_AT = HEADER_BYTES + SEND_MESSAGES_METADATA.length;
 const BATCH_AT = MESSAGE_COUNT_AT + 4;
-const BATCH_HEADER_BYTES = 256;
+export const BATCH_HEADER_BYTES = 256;
 const MESSAGES_AT = BATCH_AT + BATCH_HEADER_BYTES;
-const MESSAGE_HEADER_BYTES = 48;
+export const MESSAGE_HEADER_BYTES = 48;
 // The batch checksum covers partition_id, base_offset, base_timestamp, origin_timestamp,
 // batch_length (u64 each) and message_count (u32), then each message's checksum.
-const BATCH_FIELDS_BYTES = 44;
+export const BATCH_FIELDS_BYTES = 44;
 
 /**
  * Builds SEND_MESSAGES frames for one connection into one reused buffer: a frame must not be
@@ -91,13 +97,7 @@ export class SendMessagesEncoder {
     this.checksumInput = Buffer.alloc(BATCH_FIELDS_BYTES + 8 * maxMessages);
     this.maxMessages = maxMessages;
     writeHeader(this.frame, { size: 0, client, request: 0, operation: Operation.SEND_MESSAGES, session });
-    const metadata = Buffer.of(
-      ...[METADATA_BYTES, 0, 0, 0],
-      ...[1, 4, 1, 0, 0, 0], // stream: numeric, 4 bytes, 1
-      ...[1, 4, 1, 0, 0, 0], // topic: numeric, 4 bytes, 1
-      ...[2, 4, 0, 0, 0, 0], // partitioning: partition id, 4 bytes, 0
-    );
-    metadata.copy(this.frame, HEADER_BYTES);
+    SEND_MESSAGES_METADATA.copy(this.frame, HEADER_BYTES);
   }
 
   /**

@@ -5,8 +5,8 @@ import { randomFillSync, randomUUID } from 'node:crypto';
 import { uuidv4 } from 'uuidv7';
 import { MESSAGE_ID_BYTES } from './message-id.js';
 
-// Chosen by the pool-size sweep in bench/mint-bench.js (results/sdk-node-mint.md): the cost per ID
-// falls as the pool grows up to 64 KiB and larger pools measure the same, so the smallest at the floor.
+// Chosen by the pool-size sweep of bench/choices.js: the cost per ID falls as the pool grows up to
+// 64 KiB and larger pools measure the same, so the smallest at the floor.
 export const DEFAULT_POOL_BYTES = 64 * 1024;
 
 export const STRATEGIES = Object.freeze(['uuid', 'randomuuid', 'fast', 'preset']);
@@ -23,7 +23,7 @@ export function createMinter(name, { messages = 0 } = {}) {
     case 'preset':
       return PresetIds.mint(messages);
     default:
-      throw new Error(`unknown MSG_ID ${JSON.stringify(name)}: expected one of ${STRATEGIES.join(', ')}`);
+      throw new Error(`MSG_ID=${name} is unknown; expected one of ${STRATEGIES.join(', ')}`);
   }
 }
 

@@ -51,5 +51,5 @@ test('preset hands out exactly the IDs it minted, then refuses', () => {
 });
 
 test('an unknown strategy names the choices', () => {
-  assert.throws(() => createMinter('nope'), /unknown MSG_ID "nope": expected one of uuid, randomuuid, fast, preset/);
+  assert.throws(() => createMinter('nope'), /MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset$/);
 });

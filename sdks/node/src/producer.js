@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Connection, ConnectionError } from './connection.js';
-import { loginFrame, logoutFrame, SendMessagesEncoder } from './frames.js';
-import { createMinter } from './mint.js';
+import { loginFrame, logoutFrame } from './frames.js';
+import { BlockOrder } from './block-order.js';
+import { monotonicNs, spin, wallClockMicros } from './clock.js';
+import { SEND_PATHS } from './send-path.js';
 import { readSettings } from './settings.js';
 
 const SESSION_AT = 8; // in the login reply body, after the result section and user_id
@@ -17,10 +19,6 @@ function randomNonZeroU128() {
     const value = (bytes.readBigUInt64LE(8) << 64n) | bytes.readBigUInt64LE(0);
     if (value !== 0n) return value;
   }
-}
-
-function wallClockMicros() {
-  return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -36,46 +34,101 @@ async function login(connection, client) {
   return session;
 }
 
+// Sends every block: one batch per arm in the block's order, the first `warmupBlocks` untimed.
+// Each timed batch is timed from the start of its building (injected work included) to its ack.
+async function sendBlocks(connection, encoder, arms, settings) {
+  const { batch, messages, blocks, warmupBlocks } = settings;
+  const order = new BlockOrder(settings.seed, arms.length);
+  let request = 1;
+  let seq = 0;
+  let windowStart = 0n;
+  for (let block = 0; block < blocks; block++) {
+    const timed = block >= warmupBlocks;
+    if (block === warmupBlocks) windowStart = monotonicNs();
+    const count = Math.min(batch, messages - block * batch);
+    for (const index of order.next()) {
+      const arm = arms[index];
+      const start = monotonicNs();
+      const injectedNs = arm.injectNs > 0 ? spin(count * arm.injectNs) : 0;
+      const frame = encoder.encode({ request, originTimestamp: wallClockMicros(), firstSeq: seq, count, minter: arm.minter });
+      const sent = monotonicNs();
+      await connection.roundTrip(frame);
+      const acked = monotonicNs();
+      if (timed) {
+        arm.injectedNs += injectedNs;
+        arm.timedMessages += count;
+        arm.batchNs.push(Number(acked - start));
+        arm.rttNs.push(Number(acked - sent));
+      }
+      request += 1;
+      seq += count;
+    }
+  }
+  return { request, elapsedNs: Number(monotonicNs() - windowStart) };
+}
+
+function oneArmResult(settings, arm, elapsedNs) {
+  const rtts = Float64Array.from(arm.rttNs).sort();
+  return {
+    sdk: 'node',
+    msg_id: arm.msgId,
+    send_path: settings.sendPath,
+    messages: settings.messages,
+    warmup: settings.warmupBlocks * settings.batch,
+    timed_messages: arm.timedMessages,
+    elapsed_ns: elapsedNs,
+    msgs_per_sec: arm.timedMessages / (elapsedNs / 1e9),
+    injected_ns: arm.injectedNs,
+    rtt_p50_ns: percentile(rtts, 0.5),
+    rtt_p99_ns: percentile(rtts, 0.99),
+    rtt_p999_ns: percentile(rtts, 0.999),
+  };
+}
+
+function pairedResult(settings, arms) {
+  return {
+    sdk: 'node',
+    paired: true,
+    seed: settings.seed.toString(),
+    send_path: settings.sendPath,
+    messages: settings.messages,
+    warmup: settings.warmupBlocks * settings.batch,
+    blocks: settings.blocks - settings.warmupBlocks,
+    arms: arms.map((arm) => {
+      const elapsedNs = arm.batchNs.reduce((sum, ns) => sum + ns, 0);
+      return {
+        msg_id: arm.msgId,
+        timed_messages: arm.timedMessages,
+        elapsed_ns: elapsedNs,
+        msgs_per_sec: arm.timedMessages / (elapsedNs / 1e9),
+        injected_ns: arm.injectedNs,
+        batch_ns: arm.batchNs,
+      };
+    }),
+  };
+}
+
 async function produce(settings) {
-  const { bits, pack, batch, messages, warmupBatches, batches } = settings;
-  const minter = createMinter(settings.msgId, { messages });
+  const path = SEND_PATHS[settings.sendPath];
+  // Every arm mints with its own minter; preset arms mint all their IDs here, before the first send.
+  const arms = settings.msgIds.map((msgId, index) => ({
+    msgId,
+    minter: path.createMinter(msgId, { messages: settings.messages }),
+    injectNs: index === settings.injectArm ? settings.injectNs : 0,
+    injectedNs: 0,
+    timedMessages: 0,
+    batchNs: [],
+    rttNs: [],
+  }));
   const client = randomNonZeroU128();
   const connection = await Connection.open(settings.server);
   try {
     const session = await login(connection, client);
-    const encoder = new SendMessagesEncoder({ client, session, bits, pack, maxMessages: batch });
-    const rtts = new Float64Array(batches - warmupBatches);
-    let request = 1;
-    let seq = 0;
-    let start = 0n;
-    for (let index = 0; index < batches; index++) {
-      if (index === warmupBatches) start = process.hrtime.bigint();
-      const count = Math.min(batch, messages - seq);
-      const frame = encoder.encode({ request, originTimestamp: wallClockMicros(), firstSeq: seq, count, minter });
-      const sent = process.hrtime.bigint();
-      await connection.roundTrip(frame);
-      if (index >= warmupBatches) rtts[index - warmupBatches] = Number(process.hrtime.bigint() - sent);
-      request += 1;
-      seq += count;
-    }
-    const elapsedNs = Number(process.hrtime.bigint() - start);
+    const { bits, pack, batch } = settings;
+    const encoder = new path.Encoder({ client, session, bits, pack, maxMessages: batch });
+    const { request, elapsedNs } = await sendBlocks(connection, encoder, arms, settings);
     await connection.roundTrip(logoutFrame({ client, request, session }));
-
-    const warmupMessages = warmupBatches * batch;
-    const timedMessages = messages - warmupMessages;
-    rtts.sort();
-    return {
-      sdk: 'node',
-      msg_id: settings.msgId,
-      messages,
-      warmup: warmupMessages,
-      timed_messages: timedMessages,
-      elapsed_ns: elapsedNs,
-      msgs_per_sec: timedMessages / (elapsedNs / 1e9),
-      rtt_p50_ns: percentile(rtts, 0.5),
-      rtt_p99_ns: percentile(rtts, 0.99),
-      rtt_p999_ns: percentile(rtts, 0.999),
-    };
+    return settings.paired ? pairedResult(settings, arms) : oneArmResult(settings, arms[0], elapsedNs);
   } finally {
     connection.close();
   }

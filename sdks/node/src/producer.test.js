@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { percentile } from './producer.js';
 import { startSink } from './sink.fixture.js';
+import { vectors } from './vectors.fixture.js';
 
 const PRODUCER = new URL('./producer.js', import.meta.url).pathname;
 const SETTINGS = { MSG_ID: 'fast', BITS: '42', PACK: '1', BATCH: '100', MESSAGES: '1000', WARMUP: '250' };
@@ -50,35 +51,109 @@ function sentMessages(requests) {
   return messages;
 }
 
-for (const msgId of ['uuid', 'randomuuid', 'fast', 'preset']) {
-  test(`${msgId}: every message arrives once and in order, and one JSON line reports the timed window`, async () => {
+// Per batch: the first request number and whether every id in it is a version-4 UUID (little-endian:
+// the version nibble at byte 9, the variant bits at byte 8 of the id).
+function batches(requests) {
+  return requests.filter((f) => f[176] === 160).map((frame) => {
+    const count = frame.readUInt32LE(278);
+    const ids = Array.from({ length: count }, (_, i) => frame.subarray(538 + i * 54 + 8, 538 + i * 54 + 24));
+    return { count, uuids: ids.every((id) => id[9] >> 4 === 4 && id[7] >> 6 === 2) };
+  });
+}
+
+function assertDelivered(sink, messages) {
+  const operations = sink.requests.map((f) => f[176]);
+  assert.equal(operations[0], 1);
+  assert.equal(operations.at(-1), 3);
+  assert.deepEqual(sink.requests.map((f) => Number(f.readBigUInt64LE(168))), [...Array(sink.requests.length).keys()]);
+  assert.ok(sink.requests.slice(1).every((f) => f.readBigUInt64LE(184) === sink.session));
+  const sent = sentMessages(sink.requests);
+  assert.deepEqual(sent.map((m) => m.seq), [...Array(messages).keys()]);
+  assert.equal(new Set(sent.map((m) => m.id)).size, messages);
+}
+
+const PATHS = { lean: ['uuid', 'randomuuid', 'fast', 'preset'], faithful: ['uuid', 'fast', 'preset'] };
+
+for (const [sendPath, msgIds] of Object.entries(PATHS)) {
+  for (const msgId of msgIds) {
+    test(`${sendPath} ${msgId}: every message arrives once and in order, and one JSON line reports the timed window`, async () => {
+      const sink = await startSink();
+      const run = await runProducer({ SERVER: sink.address, MSG_ID: msgId, SEND_PATH: sendPath });
+      await sink.close();
+      assert.equal(run.code, 0, run.stderr);
+      const lines = run.stdout.trimEnd().split('\n');
+      assert.equal(lines.length, 1);
+      const result = JSON.parse(lines[0]);
+      assert.deepEqual(
+        { sdk: result.sdk, msg_id: result.msg_id, send_path: result.send_path, messages: result.messages, warmup: result.warmup,
+          timed: result.timed_messages, injected_ns: result.injected_ns },
+        { sdk: 'node', msg_id: msgId, send_path: sendPath, messages: 1000, warmup: 300, timed: 700, injected_ns: 0 },
+      );
+      assert.ok(result.elapsed_ns > 0 && result.msgs_per_sec > 0);
+      assert.ok(result.rtt_p50_ns > 0 && result.rtt_p50_ns <= result.rtt_p99_ns && result.rtt_p99_ns <= result.rtt_p999_ns);
+      assert.equal(sink.requests.length, 12);
+      assertDelivered(sink, 1000);
+      assert.equal(batches(sink.requests).every((b) => b.uuids), msgId === 'uuid' || msgId === 'randomuuid');
+    });
+  }
+}
+
+test('injected work: measured per batch, at least INJECT_NS per timed message, inside the window', async () => {
+  const sink = await startSink();
+  const run = await runProducer({ SERVER: sink.address, SEND_PATH: 'faithful', INJECT_NS: '20000' });
+  await sink.close();
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.injected_ns >= 700 * 20000, `injected ${result.injected_ns} ns`);
+  assert.ok(result.elapsed_ns > result.injected_ns);
+  assertDelivered(sink, 1000);
+});
+
+for (const sendPath of Object.keys(PATHS)) {
+  test(`${sendPath} paired: the blocks in the seed's order, one batch per arm each, injection at one arm`, async () => {
+    const seed = '42';
+    const { blocks } = vectors.block_orders.find((v) => v.seed === seed && v.arms === 2);
     const sink = await startSink();
-    const run = await runProducer({ SERVER: sink.address, MSG_ID: msgId });
+    // 8 blocks of 100 messages per arm, the last one of 50; the first 3 are the warm-up.
+    const run = await runProducer({
+      SERVER: sink.address, PAIRED: '1', SEED: seed, MSG_ID: 'uuid,fast', SEND_PATH: sendPath,
+      MESSAGES: '750', WARMUP: '250', INJECT_NS: '10000', INJECT_ARM: '1',
+    });
     await sink.close();
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 1);
     const result = JSON.parse(lines[0]);
     assert.deepEqual(
-      { sdk: result.sdk, msg_id: result.msg_id, messages: result.messages, warmup: result.warmup, timed: result.timed_messages },
-      { sdk: 'node', msg_id: msgId, messages: 1000, warmup: 300, timed: 700 },
+      { sdk: result.sdk, paired: result.paired, seed: result.seed, send_path: result.send_path, messages: result.messages,
+        warmup: result.warmup, blocks: result.blocks, msg_ids: result.arms.map((a) => a.msg_id) },
+      { sdk: 'node', paired: true, seed, send_path: sendPath, messages: 750, warmup: 300, blocks: 5, msg_ids: ['uuid', 'fast'] },
     );
-    assert.ok(result.elapsed_ns > 0 && result.msgs_per_sec > 0);
-    assert.ok(result.rtt_p50_ns > 0 && result.rtt_p50_ns <= result.rtt_p99_ns && result.rtt_p99_ns <= result.rtt_p999_ns);
+    for (const arm of result.arms) {
+      assert.equal(arm.timed_messages, 450);
+      assert.equal(arm.batch_ns.length, 5);
+      assert.ok(arm.batch_ns.every((ns) => Number.isInteger(ns) && ns > 0));
+      assert.equal(arm.elapsed_ns, arm.batch_ns.reduce((sum, ns) => sum + ns, 0));
+      assert.ok(Math.abs(arm.msgs_per_sec - 450 / (arm.elapsed_ns / 1e9)) < 1e-6 * arm.msgs_per_sec);
+    }
+    assert.equal(result.arms[0].injected_ns, 0);
+    assert.ok(result.arms[1].injected_ns >= 450 * 10000, `injected ${result.arms[1].injected_ns} ns`);
+    assert.ok(result.arms[1].elapsed_ns > result.arms[1].injected_ns);
 
-    const operations = sink.requests.map((f) => f[176]);
-    assert.deepEqual(operations, [1, ...Array(10).fill(160), 3]);
-    assert.deepEqual(sink.requests.map((f) => Number(f.readBigUInt64LE(168))), [...Array(12).keys()]);
-    assert.ok(sink.requests.slice(1).every((f) => f.readBigUInt64LE(184) === sink.session));
-    const messages = sentMessages(sink.requests);
-    assert.deepEqual(messages.map((m) => m.seq), [...Array(1000).keys()]);
-    assert.equal(new Set(messages.map((m) => m.id)).size, 1000);
+    assert.equal(sink.requests.length, 1 + 16 + 1);
+    assertDelivered(sink, 1500);
+    const sent = batches(sink.requests);
+    assert.deepEqual(sent.map((b) => b.count), [...Array(14).fill(100), 50, 50]);
+    assert.deepEqual(sent.map((b) => (b.uuids ? 0 : 1)), blocks.flat(), 'arm 0 is uuid, arm 1 fast');
   });
 }
 
 test('bad settings: one error line, non-zero exit, before connecting', async () => {
   for (const [env, pattern] of [
-    [{ MSG_ID: 'nope' }, /unknown MSG_ID "nope"/],
+    [{ MSG_ID: 'nope' }, /^error: MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset\n$/],
+    [{ MSG_ID: 'randomuuid', SEND_PATH: 'faithful' }, /^error: MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset\n$/],
+    [{ SEND_PATH: 'exact' }, /^error: SEND_PATH=exact is unknown; expected one of lean, faithful\n$/],
+    [{ PAIRED: '1', MSG_ID: 'fast', SEED: '1' }, /PAIRED=1 needs at least two arms/],
     [{ BITS: '0' }, /BITS=0: must be an integer 1..=64/],
     [{ BITS: '65' }, /BITS=65: must be an integer 1..=64/],
     [{ MESSAGES: '50' }, /MESSAGES=50 is less than BATCH=100/],

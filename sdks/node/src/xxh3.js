@@ -1,6 +1,6 @@
 // XXH3-64, seed 0: the message and batch checksums of the wire format.
-// hash-wasm over @node-rs/xxhash: the xxh3 group of bench/mint-bench.js (results/sdk-node-mint.md)
-// shows it no slower on a 6-byte message and faster on 1 KB messages and on batch checksums.
+// hash-wasm over @node-rs/xxhash for the lean path: the xxh3 groups of bench/choices.js
+// show it no slower on a 6-byte message and faster on 1 KB messages and on batch checksums.
 
 import { createXXHash3 } from 'hash-wasm';
 

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::charts::{compact, esc};
 use super::render::Render;
 use super::state::{Report, WorkloadReport};
 use crate::runner::analysis::ArmAnalysis;
@@ -17,11 +18,6 @@ pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;wh
 .warnings li{color:#8a5a00}svg text{font:12px system-ui,sans-serif;fill:#222}svg .axis{stroke:#999}\
 .bar{fill:#6b8fc7}.bar.base{fill:#a9a9a9}.bar.control{fill:#d7c9a7}.error-bar{stroke:#222;stroke-width:1.5}\
 .sample{fill:#335;fill-opacity:.7}";
-
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 pub struct Html;
 
@@ -116,13 +112,6 @@ fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
         let v = lo + (hi - lo) * f64::from(i) / 4.0;
         let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
     }
-}
-
-/// An axis figure in three significant digits: 12.3M, 456k.
-fn compact(v: f64) -> String {
-    let (scaled, suffix) = if v >= 1e6 { (v / 1e6, "M") } else if v >= 1e3 { (v / 1e3, "k") } else { (v, "") };
-    let digits = if scaled >= 100.0 { 0 } else if scaled >= 10.0 { 1 } else { 2 };
-    format!("{scaled:.digits$}{suffix}")
 }
 
 fn bar_chart(arms: &[Arm], analysed: &[ArmAnalysis], out: &mut String) {
@@ -235,20 +224,5 @@ fn warnings<'a>(list: impl Iterator<Item = &'a Warning>, out: &mut String) {
     let items: Vec<String> = list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
     if !items.is_empty() {
         let _ = writeln!(out, "<h3>Warnings</h3><ul class=\"warnings\">{}</ul>", items.concat());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn axis_figures_are_compact() {
-        assert_eq!([compact(15_483_600.0), compact(456_789.0), compact(1_234.0), compact(0.0)], ["15.5M", "457k", "1.23k", "0.00"]);
-    }
-
-    #[test]
-    fn text_is_escaped() {
-        assert_eq!(esc("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
     }
 }

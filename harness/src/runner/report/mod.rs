@@ -2,6 +2,7 @@
 //! (terminal, Markdown, JSON, HTML). The files are rewritten atomically after each run and say
 //! how many runs they hold until the last one.
 
+pub mod charts;
 mod html;
 mod json;
 mod markdown;

@@ -49,7 +49,9 @@ func TestBadInputGivesOneErrorLineAndAFailingExit(t *testing.T) {
 	ln.Close()
 	valid := map[string]string{"SERVER": closedPort, "MSG_ID": "fast", "BITS": "42", "PACK": "1", "BATCH": "10", "MESSAGES": "100", "WARMUP": "10"}
 	cases := []struct{ name, value, want string }{
-		{"MSG_ID", "snowflake", "MSG_ID"},
+		{"MSG_ID", "snowflake", "error: MSG_ID=snowflake is unknown; expected one of uuid, uuidpool, cryptorand, fast, preset"},
+		{"SEND_PATH", "verbose", "error: SEND_PATH=verbose is unknown; expected one of lean, faithful"},
+		{"PAIRED", "1", "PAIRED=1"},
 		{"BITS", "0", "BITS"},
 		{"BITS", "65", "BITS"},
 		{"SERVER", closedPort, "SERVER " + closedPort},
@@ -59,7 +61,8 @@ func TestBadInputGivesOneErrorLineAndAFailingExit(t *testing.T) {
 		env[c.name] = c.value
 		stdout, stderr, code := runProducer(t, env)
 		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-		if code == 0 || stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") || !strings.Contains(lines[0], c.want) {
+		exact := strings.HasPrefix(c.want, "error: ") // the whole line is fixed by the contract
+		if code == 0 || stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") || !strings.Contains(lines[0], c.want) || exact && lines[0] != c.want {
 			t.Errorf("%s=%s: exit %d, stdout %q, stderr %q", c.name, c.value, code, stdout, stderr)
 		}
 	}

@@ -34,7 +34,12 @@ type File struct {
 		Seq  uint64 `json:"seq"`
 		Hex  string `json:"hex"`
 	} `json:"payloads"`
-	Frames []Frame `json:"frames"`
+	Frames      []Frame `json:"frames"`
+	BlockOrders []struct {
+		Seed   string  `json:"seed"` // a u64 in decimal
+		Arms   int     `json:"arms"`
+		Blocks [][]int `json:"blocks"`
+	} `json:"block_orders"`
 }
 
 // Frame is a request frame with every input that built it; which fields

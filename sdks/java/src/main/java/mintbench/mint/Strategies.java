@@ -29,7 +29,7 @@ public final class Strategies {
                 return PresetMinter.mintAhead(fast(), idsNeeded);
             default:
                 throw new IllegalArgumentException(
-                        "unknown MSG_ID '" + name + "': expected one of " + String.join(", ", NAMES));
+                        "MSG_ID=" + name + " is unknown; expected one of " + String.join(", ", NAMES));
         }
     }
 

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import mintbench.LittleEndian;
+import mintbench.wire.FrameWriter;
 import mintbench.wire.Operation;
 
 /**
@@ -51,10 +52,10 @@ final class IggyConnection implements AutoCloseable {
         }
     }
 
-    /** Sends {@code frame[0 .. length)} and returns the reply's body once the server acknowledges it. */
-    byte[] request(byte[] frame, int length, long request, Operation operation) throws ProducerException {
+    /** Sends {@code frame} and returns the reply's body once the server acknowledges it. */
+    byte[] request(FrameWriter frame, long request, Operation operation) throws ProducerException {
         try {
-            out.write(frame, 0, length);
+            frame.writeTo(out);
             return awaitReply(request, operation);
         } catch (EOFException e) {
             throw new ProducerException("server " + server + " closed the connection mid-run, awaiting the reply to "

@@ -4,22 +4,24 @@ import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import mintbench.LittleEndian;
-import mintbench.mint.IdMinter;
-import mintbench.mint.Strategies;
+import mintbench.wire.FrameWriter;
 import mintbench.wire.Operation;
 import mintbench.wire.Payloads;
-import mintbench.wire.SendMessagesEncoder;
 import mintbench.wire.SessionFrames;
 
 /**
- * The contract's producer: logs in, sends MESSAGES in batches of BATCH with one request in flight,
- * logs out and prints one JSON line. The warm-up batches also warm the JIT: the encoder, the
- * minter and the socket path are compiled before the timed window opens.
+ * The contract's producer: logs in, sends MESSAGES per arm in batches of BATCH with one request in
+ * flight, logs out and prints one JSON line. With PAIRED=1 the arms take turns inside each block in
+ * the seeded order. The warm-up batches also warm the JIT: the send path, the minter and the socket
+ * path are compiled before the timed window opens.
  */
 public final class Producer {
     private static final int SESSION_AT = 8; // in the login reply's body
+    private static final int[] ONE_ARM = {0};
 
     private Producer() {}
 
@@ -39,52 +41,83 @@ public final class Producer {
     }
 
     static RunResult produce(ProducerSettings settings) throws ProducerException {
-        IdMinter ids = minter(settings);
-        int timedBatches = Math.toIntExact(settings.totalBatches() - settings.warmupBatches());
-        long[] roundTrips = new long[timedBatches];
         SecureRandom random = new SecureRandom();
         byte[] client = randomNonZeroU128(random);
-        SendMessagesEncoder encoder =
-                new SendMessagesEncoder(client, new Payloads(settings.bits(), settings.pack()), settings.batch());
+        List<Arm> arms = arms(settings, client);
+        BlockOrder blockOrder = new BlockOrder(settings.seed(), arms.size());
 
         try (IggyConnection connection = IggyConnection.open(settings.host(), settings.port())) {
             byte[] login = SessionFrames.login(client, randomNonZeroU128(random));
-            long session = sessionOf(connection.request(login, login.length, 0, Operation.LOGIN_REGISTER), settings);
+            long session = sessionOf(connection.request(out -> out.write(login), 0, Operation.LOGIN_REGISTER),
+                    settings);
 
             long request = 1;
-            long seq = 0;
+            long seq = 0; // the connection's message number, across arms
             long windowStart = 0;
-            for (long batch = 0; batch < settings.totalBatches(); batch++, request++) {
-                if (batch == settings.warmupBatches()) {
+            long allocatedAtStart = 0;
+            for (long block = 0; block < settings.totalBatches(); block++) {
+                if (block == settings.warmupBatches()) {
+                    allocatedAtStart = AllocatedBytes.ofThisThread();
                     windowStart = System.nanoTime(); // the timed window includes building its first batch
                 }
-                int count = (int) Math.min(settings.batch(), settings.messages() - seq);
-                int length = encoder.encode(request, session, nowMicros(), seq, count, ids);
-                long sent = System.nanoTime();
-                connection.request(encoder.frame(), length, request, Operation.SEND_MESSAGES);
-                if (batch >= settings.warmupBatches()) {
-                    roundTrips[(int) (batch - settings.warmupBatches())] = System.nanoTime() - sent;
+                int timed = (int) (block - settings.warmupBatches()); // negative in the warm-up
+                int count = (int) Math.min(settings.batch(), settings.messages() - block * settings.batch());
+                for (int index : settings.paired() ? blockOrder.next() : ONE_ARM) {
+                    Arm arm = arms.get(index);
+                    long start = System.nanoTime();
+                    long injected = index == settings.injectArm() ? spin(count * settings.injectNs()) : 0;
+                    FrameWriter frame = arm.batches.build(request, session, nowMicros(), seq, count);
+                    long sent = System.nanoTime();
+                    connection.request(frame, request, Operation.SEND_MESSAGES);
+                    long acked = System.nanoTime();
+                    if (timed >= 0) {
+                        arm.batchNanos[timed] = acked - start;
+                        arm.roundTripNanos[timed] = acked - sent;
+                        arm.injectedNanos += injected;
+                    }
+                    seq += count;
+                    request++;
                 }
-                seq += count;
             }
             long elapsed = System.nanoTime() - windowStart;
+            long allocatedAtEnd = AllocatedBytes.ofThisThread();
+            long allocated = allocatedAtStart < 0 || allocatedAtEnd < 0 ? -1 : allocatedAtEnd - allocatedAtStart;
 
             byte[] logout = SessionFrames.logout(client, request, session);
-            connection.request(logout, logout.length, request, Operation.LOGOUT);
-            return new RunResult(settings.msgId(), settings.messages(), settings.warmupMessages(),
-                    settings.messages() - settings.warmupMessages(), elapsed, roundTrips);
+            connection.request(out -> out.write(logout), request, Operation.LOGOUT);
+            return new RunResult(settings, arms, elapsed, allocated);
         }
     }
 
-    private static IdMinter minter(ProducerSettings settings) throws ProducerException {
-        try {
-            return Strategies.create(settings.msgId(), (int) Math.min(settings.messages(), Integer.MAX_VALUE));
-        } catch (IllegalArgumentException e) {
-            throw new ProducerException("MSG_ID=" + settings.msgId() + ": " + e.getMessage(), e);
-        } catch (OutOfMemoryError e) {
-            throw new ProducerException("MSG_ID=" + settings.msgId() + ": the " + settings.messages()
-                    + " preset IDs of MESSAGES do not fit the heap; raise -Xmx", e);
+    private static List<Arm> arms(ProducerSettings settings, byte[] client) throws ProducerException {
+        Payloads payloads = new Payloads(settings.bits(), settings.pack());
+        int idsNeeded = (int) Math.min(settings.messages(), Integer.MAX_VALUE);
+        List<Arm> arms = new ArrayList<>();
+        for (String msgId : settings.msgIds()) {
+            try {
+                arms.add(new Arm(msgId, BatchBuilder.create(settings.sendPath(), msgId, client, payloads,
+                        settings.batch(), idsNeeded), settings.timedBatches()));
+            } catch (IllegalArgumentException e) {
+                throw new ProducerException("MSG_ID=" + msgId + ": " + e.getMessage(), e);
+            } catch (OutOfMemoryError e) {
+                throw new ProducerException("MSG_ID=" + msgId + ": the " + settings.messages()
+                        + " preset IDs of MESSAGES do not fit the heap; raise -Xmx", e);
+            }
         }
+        return arms;
+    }
+
+    /** Injected work: spins on the monotonic clock for {@code nanos} and returns how long it really spun. */
+    static long spin(long nanos) {
+        if (nanos == 0) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        long now;
+        do {
+            now = System.nanoTime();
+        } while (now - start < nanos);
+        return now - start;
     }
 
     private static long sessionOf(byte[] loginReply, ProducerSettings settings) throws ProducerException {

@@ -1,18 +1,38 @@
 package mintbench.producer;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
-import mintbench.mint.Strategies;
 
-/** The contract's producer settings, read and checked from the environment. */
-public record ProducerSettings(String host, int port, String msgId, int bits, int pack, int batch,
-                               long messages, long warmup) {
+/**
+ * The contract's producer settings, read and checked from the environment. {@code msgIds} has one
+ * entry per arm: one without PAIRED, two or more with it.
+ */
+public record ProducerSettings(String host, int port, SendPath sendPath, List<String> msgIds, boolean paired,
+                               long seed, int bits, int pack, int batch, long messages, long warmup,
+                               long injectNs, int injectArm) {
+    /** A second per message: far beyond calibration's needs, and a batch's spin stays within a u64. */
+    static final long MAX_INJECT_NS = 1_000_000_000;
 
     public static ProducerSettings fromEnvironment(Map<String, String> env) throws ProducerException {
-        String msgId = required(env, "MSG_ID");
-        if (!Strategies.NAMES.contains(msgId)) {
-            throw new ProducerException("unknown MSG_ID '" + msgId + "': expected one of "
-                    + String.join(", ", Strategies.NAMES));
+        String mode = env.getOrDefault("MODE", "producer");
+        if (!mode.equals("producer")) {
+            throw new ProducerException("MODE=" + mode + " is unknown; this producer has only MODE=producer");
         }
+        SendPath sendPath = SendPath.named(env.getOrDefault("SEND_PATH", SendPath.LEAN.setting));
+        boolean paired = number("PAIRED", env.getOrDefault("PAIRED", "0"), 0, 1) == 1;
+        String msgIdSetting = required(env, "MSG_ID");
+        List<String> msgIds = paired ? Arrays.asList(msgIdSetting.split(",", -1)) : List.of(msgIdSetting);
+        for (String msgId : msgIds) {
+            if (!sendPath.msgIds.contains(msgId)) {
+                throw new ProducerException("MSG_ID=" + msgId + " is unknown; expected one of "
+                        + String.join(", ", sendPath.msgIds));
+            }
+        }
+        if (paired && msgIds.size() < 2) {
+            throw new ProducerException("PAIRED=1 needs at least two arms in MSG_ID, got '" + msgIdSetting + "'");
+        }
+        long seed = unsigned("SEED", env.getOrDefault("SEED", "0"));
         String server = required(env, "SERVER");
         int colon = server.lastIndexOf(':');
         if (colon <= 0) {
@@ -24,11 +44,13 @@ public record ProducerSettings(String host, int port, String msgId, int bits, in
         int batch = (int) number("BATCH", required(env, "BATCH"), 1, Integer.MAX_VALUE);
         long messages = number("MESSAGES", required(env, "MESSAGES"), 1, Long.MAX_VALUE);
         long warmup = number("WARMUP", required(env, "WARMUP"), 0, Long.MAX_VALUE);
+        long injectNs = number("INJECT_NS", env.getOrDefault("INJECT_NS", "0"), 0, MAX_INJECT_NS);
+        int injectArm = (int) number("INJECT_ARM", env.getOrDefault("INJECT_ARM", "0"), 0, msgIds.size() - 1);
         if (messages < batch) {
             throw new ProducerException("MESSAGES=" + messages + " is less than BATCH=" + batch);
         }
-        ProducerSettings settings = new ProducerSettings(
-                server.substring(0, colon), port, msgId, bits, pack, batch, messages, warmup);
+        ProducerSettings settings = new ProducerSettings(server.substring(0, colon), port, sendPath, List.copyOf(msgIds),
+                paired, seed, bits, pack, batch, messages, warmup, injectNs, injectArm);
         if (settings.warmupBatches() >= settings.totalBatches()) {
             throw new ProducerException("no timed batch left: WARMUP=" + warmup + " takes all "
                     + settings.totalBatches() + " batches of MESSAGES=" + messages);
@@ -36,18 +58,23 @@ public record ProducerSettings(String host, int port, String msgId, int bits, in
         return settings;
     }
 
-    /** The first {@code ceil(WARMUP / BATCH)} whole batches are the warm-up. */
+    /** The first {@code ceil(WARMUP / BATCH)} whole batches (blocks, when paired) are the warm-up. */
     public long warmupBatches() {
         return ceilDiv(warmup, batch);
     }
 
+    /** Batches per arm: blocks, when paired. */
     public long totalBatches() {
         return ceilDiv(messages, batch);
     }
 
-    /** Messages actually sent before the timed window. */
+    /** Messages of each arm actually sent before the timed window. */
     public long warmupMessages() {
         return warmupBatches() * batch;
+    }
+
+    public int timedBatches() {
+        return Math.toIntExact(totalBatches() - warmupBatches());
     }
 
     public String server() {
@@ -78,5 +105,13 @@ public record ProducerSettings(String host, int port, String msgId, int bits, in
             throw new ProducerException(name + "=" + value + " is outside " + min + "..=" + max);
         }
         return value;
+    }
+
+    private static long unsigned(String name, String text) throws ProducerException {
+        try {
+            return Long.parseUnsignedLong(text);
+        } catch (NumberFormatException e) {
+            throw new ProducerException(name + "='" + text + "' is not a u64 in decimal");
+        }
     }
 }

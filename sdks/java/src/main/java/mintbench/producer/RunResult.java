@@ -2,34 +2,81 @@ package mintbench.producer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** What one producer run measured, printed as the contract's single JSON line. */
-record RunResult(String msgId, long messages, long warmup, long timedMessages, long elapsedNanos,
-                 long[] roundTripNanos) {
+/**
+ * What one producer run measured, printed as the contract's single JSON line: the one-arm line,
+ * or with PAIRED=1 the paired line with one entry per arm. {@code allocatedBytes}: by the producer's
+ * thread in the timed window, -1 when the JVM does not count them.
+ */
+record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos, long allocatedBytes) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String toJson() {
-        long[] sorted = roundTripNanos.clone();
+        try {
+            return JSON.writeValueAsString(settings.paired() ? pairedLine() : oneArmLine());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a map of strings, numbers and lists is always JSON", e);
+        }
+    }
+
+    private Map<String, Object> oneArmLine() {
+        Arm arm = arms.get(0);
+        long[] sorted = arm.roundTripNanos.clone();
         Arrays.sort(sorted);
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("sdk", "java");
-        line.put("msg_id", msgId);
-        line.put("messages", messages);
-        line.put("warmup", warmup);
-        line.put("timed_messages", timedMessages);
-        line.put("elapsed_ns", elapsedNanos);
-        line.put("msgs_per_sec", timedMessages / (elapsedNanos / 1e9));
+        line.put("msg_id", arm.msgId);
+        line.put("send_path", settings.sendPath().setting);
+        line.put("messages", settings.messages());
+        line.put("warmup", settings.warmupMessages());
+        line.put("timed_messages", timedMessages());
+        line.put("elapsed_ns", windowNanos);
+        line.put("msgs_per_sec", perSecond(windowNanos));
+        line.put("injected_ns", arm.injectedNanos);
         line.put("rtt_p50_ns", percentile(sorted, 0.50));
         line.put("rtt_p99_ns", percentile(sorted, 0.99));
         line.put("rtt_p999_ns", percentile(sorted, 0.999));
-        try {
-            return JSON.writeValueAsString(line);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a map of strings and numbers is always JSON", e);
+        if (allocatedBytes >= 0) {
+            line.put("alloc_bytes_per_msg", (double) allocatedBytes / timedMessages());
         }
+        return line;
+    }
+
+    private Map<String, Object> pairedLine() {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("sdk", "java");
+        line.put("paired", true);
+        line.put("seed", Long.toUnsignedString(settings.seed()));
+        line.put("send_path", settings.sendPath().setting);
+        line.put("messages", settings.messages());
+        line.put("warmup", settings.warmupMessages());
+        line.put("blocks", settings.timedBatches());
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (Arm arm : arms) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("msg_id", arm.msgId);
+            entry.put("timed_messages", timedMessages());
+            entry.put("elapsed_ns", arm.elapsedNanos());
+            entry.put("msgs_per_sec", perSecond(arm.elapsedNanos()));
+            entry.put("injected_ns", arm.injectedNanos);
+            entry.put("batch_ns", arm.batchNanos);
+            entries.add(entry);
+        }
+        line.put("arms", entries);
+        return line;
+    }
+
+    private long timedMessages() {
+        return settings.messages() - settings.warmupMessages();
+    }
+
+    private double perSecond(long nanos) {
+        return timedMessages() / (nanos / 1e9);
     }
 
     /** Nearest rank: the smallest value with at least {@code quantile} of the values at or below it. */

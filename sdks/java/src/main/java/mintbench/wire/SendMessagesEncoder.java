@@ -9,9 +9,7 @@ import mintbench.mint.IdMinter;
  * happens here, inside the producer's timed window, as it does in a real SDK's send path.
  */
 public final class SendMessagesEncoder {
-    private static final int METADATA_LENGTH = 22; // stream id 6, topic id 6, partitioning 6, count 4
-    private static final int COUNT_AT = RequestHeader.SIZE + 4 + 18;
-    private static final int BATCH_AT = COUNT_AT + 4;
+    private static final int BATCH_AT = SendMessagesHead.SIZE;
     private static final int BATCH_HEADER_BYTES = 256;
     private static final int MESSAGES_AT = BATCH_AT + BATCH_HEADER_BYTES;
     private static final int MESSAGE_HEADER_BYTES = 48;
@@ -44,7 +42,6 @@ public final class SendMessagesEncoder {
         this.maxMessages = maxMessages;
         this.frame = new byte[Math.addExact(MESSAGES_AT, Math.multiplyExact(maxMessages, messageBytes))];
         this.batchChecksumInput = new byte[CHECKSUMMED_HEADER_BYTES + 4 + 8 * maxMessages];
-        writeMetadata();
     }
 
     /** The buffer {@link #encode} writes into; the request is its first {@code encode()} bytes. */
@@ -63,9 +60,7 @@ public final class SendMessagesEncoder {
         }
         int batchLength = BATCH_HEADER_BYTES + count * messageBytes;
         int frameLength = MESSAGES_AT + count * messageBytes;
-        RequestHeader.write(frame, frameLength - RequestHeader.SIZE, client, RequestHeader.NO_CHECKSUM,
-                request, Operation.SEND_MESSAGES, session);
-        LittleEndian.putInt(frame, COUNT_AT, count);
+        SendMessagesHead.write(frame, client, request, session, count, batchLength);
         LittleEndian.putLong(frame, BATCH_AT + ORIGIN_TIMESTAMP_AT, originTimestampMicros);
         LittleEndian.putLong(frame, BATCH_AT + BATCH_LENGTH_AT, batchLength);
         LittleEndian.putInt(frame, BATCH_AT + MESSAGE_COUNT_AT, count);
@@ -87,23 +82,5 @@ public final class SendMessagesEncoder {
         LittleEndian.putLong(frame, BATCH_AT + BATCH_CHECKSUM_AT,
                 Checksums.xxh3(batchChecksumInput, 0, checksumAt));
         return frameLength;
-    }
-
-    /** The parts of the body that are the same in every request. */
-    private void writeMetadata() {
-        int at = RequestHeader.SIZE;
-        LittleEndian.putInt(frame, at, METADATA_LENGTH);
-        at = putNumericIdentifier(at + 4, 1); // stream
-        at = putNumericIdentifier(at, 1); // topic
-        frame[at] = 2; // partitioning by partition id
-        frame[at + 1] = 4;
-        LittleEndian.putInt(frame, at + 2, 0);
-    }
-
-    private int putNumericIdentifier(int at, int id) {
-        frame[at] = 1;
-        frame[at + 1] = 4;
-        LittleEndian.putInt(frame, at + 2, id);
-        return at + 6;
     }
 }

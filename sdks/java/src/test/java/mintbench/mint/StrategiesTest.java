@@ -101,7 +101,7 @@ class StrategiesTest {
     @Test
     void unknownNamesListTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.create("ulid", 1));
-        assertTrue(e.getMessage().contains("'ulid'") && e.getMessage().contains("aesctr"), e.getMessage());
+        assertTrue(e.getMessage().contains("MSG_ID=ulid is unknown") && e.getMessage().contains("aesctr"), e.getMessage());
     }
 
     private static byte[] mintOne(IdMinter minter) {

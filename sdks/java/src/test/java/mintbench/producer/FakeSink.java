@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import mintbench.LittleEndian;
@@ -24,6 +25,8 @@ final class FakeSink implements AutoCloseable {
 
     final List<Long> seqs = Collections.synchronizedList(new ArrayList<>());
     final List<Long> requests = Collections.synchronizedList(new ArrayList<>());
+    /** The message IDs of each SEND_MESSAGES request, in arrival order. */
+    final List<List<byte[]>> batchIds = Collections.synchronizedList(new ArrayList<>());
     volatile boolean loggedOut;
     volatile boolean wrongSession;
 
@@ -79,11 +82,14 @@ final class FakeSink implements AutoCloseable {
     private void recordSeqs(byte[] body) {
         int count = LittleEndian.getInt(body, 22);
         int at = BATCH_MESSAGES_AT;
+        List<byte[]> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int payloadLength = LittleEndian.getInt(body, at + 36);
             seqs.add(LittleEndian.getLong(body, at + 48) ^ SPREAD);
+            ids.add(Arrays.copyOfRange(body, at + 8, at + 24));
             at += 48 + payloadLength;
         }
+        batchIds.add(ids);
     }
 
     private static byte[] loginReplyBody() {

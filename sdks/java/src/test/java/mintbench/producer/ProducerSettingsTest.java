@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +20,41 @@ class ProducerSettingsTest {
         assertEquals(100, settings.totalBatches());
         assertEquals(11, settings.warmupBatches()); // whole batches: ceil(10001 / 1000)
         assertEquals(11_000, settings.warmupMessages());
+        assertEquals(SendPath.LEAN, settings.sendPath());
+        assertEquals(List.of("fast"), settings.msgIds());
+    }
+
+    @Test
+    void pairedReadsOneArmPerEntryAndTheSeedAsAU64() throws ProducerException {
+        Map<String, String> env = ProducerTest.pairedSettings("localhost:8090", "uuid,fast,uuid");
+        env.putAll(Map.of("SEED", "12345678901234567890", "SEND_PATH", "faithful", "INJECT_ARM", "2"));
+        ProducerSettings settings = ProducerSettings.fromEnvironment(env);
+        assertEquals(List.of("uuid", "fast", "uuid"), settings.msgIds());
+        assertEquals("12345678901234567890", Long.toUnsignedString(settings.seed()));
+        assertEquals(SendPath.FAITHFUL, settings.sendPath());
+        assertEquals(2, settings.injectArm());
+    }
+
+    @Test
+    void unknownMsgIdListsTheNamesOfItsSendPath() {
+        assertRefused(Map.of("MSG_ID", "ulid"),
+                "MSG_ID=ulid is unknown; expected one of uuid, securerandom-pool, aesctr, fast, threadlocalrandom, preset");
+        assertRefused(Map.of("MSG_ID", "aesctr", "SEND_PATH", "faithful"),
+                "MSG_ID=aesctr is unknown; expected one of uuid, fast, preset");
+        assertRefused(Map.of("MSG_ID", "uuid,fast"), "MSG_ID=uuid,fast is unknown"); // a list only when paired
     }
 
     @Test
     void eachBadSettingIsNamed() {
-        assertRefused("MSG_ID", "ulid", "unknown MSG_ID 'ulid'");
+        assertRefused("SEND_PATH", "fast", "SEND_PATH=fast is unknown; expected one of lean, faithful");
+        assertRefused("MODE", "mint", "MODE=mint is unknown");
+        assertRefused("PAIRED", "2", "PAIRED=2 is outside 0..=1");
+        assertRefused(Map.of("PAIRED", "1", "MSG_ID", "fast"), "PAIRED=1 needs at least two arms");
+        assertRefused(Map.of("PAIRED", "1", "MSG_ID", "fast,ulid"), "MSG_ID=ulid is unknown");
+        assertRefused(Map.of("PAIRED", "1", "MSG_ID", "fast,fast", "INJECT_ARM", "2"), "INJECT_ARM=2 is outside 0..=1");
+        assertRefused("INJECT_ARM", "1", "INJECT_ARM=1 is outside 0..=0");
+        assertRefused("INJECT_NS", "-1", "INJECT_NS=-1 is outside");
+        assertRefused("SEED", "18446744073709551616", "SEED='18446744073709551616' is not a u64");
         assertRefused("BITS", "0", "BITS=0 is outside 1..=64");
         assertRefused("BITS", "65", "BITS=65 is outside 1..=64");
         assertRefused("BITS", "forty", "BITS='forty' is not a whole number");
@@ -38,9 +69,13 @@ class ProducerSettingsTest {
     }
 
     private static void assertRefused(String name, String value, String expected) {
+        assertRefused(Map.of(name, value), expected);
+    }
+
+    private static void assertRefused(Map<String, String> changes, String expected) {
         Map<String, String> env = ProducerTest.settings("127.0.0.1:1", "fast");
-        env.put(name, value);
+        env.putAll(changes);
         ProducerException e = assertThrows(ProducerException.class, () -> ProducerSettings.fromEnvironment(env));
-        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertTrue(e.getMessage().startsWith(expected), e.getMessage());
     }
 }

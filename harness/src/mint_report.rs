@@ -1,0 +1,250 @@
+//! `harness mint-report`: the one writer of `results/sdk-<lang>-mint.{json,md}`. Each SDK folder's
+//! `bench.sh` runs its language's own benchmark tool and hands its samples over in the raw file
+//! of sdks/README.md ("Native mint benchmarks"); this module summarises them in one schema, so
+//! every language's report can be read by the same program.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+
+pub const SCHEMA: &str = "mintbench-mint-report/1";
+
+/// What a language's benchmark hands over: its samples, in ns per ID.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSamples {
+    pub lang: String,
+    pub tool: String,
+    pub tool_version: String,
+    pub command: String,
+    pub strategies: Vec<RawStrategy>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStrategy {
+    pub name: String,
+    pub ns_per_id: Vec<f64>,
+}
+
+/// `results/sdk-<lang>-mint.json`.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MintReport {
+    pub schema: String,
+    pub lang: String,
+    pub tool: String,
+    pub tool_version: String,
+    /// RFC 3339, UTC.
+    pub date: String,
+    pub command: String,
+    pub machine: ReportMachine,
+    pub strategies: Vec<StrategyFigures>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportMachine {
+    pub cpu_model: String,
+    pub cores: usize,
+    pub kernel: String,
+}
+
+impl ReportMachine {
+    // TODO(merge): the runner's Machine once the runner is a library module.
+    fn this() -> ReportMachine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_owned()))
+            .unwrap_or_else(|| "unknown".into());
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned());
+        ReportMachine { cpu_model, cores: std::thread::available_parallelism().map_or(0, |n| n.get()), kernel }
+    }
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyFigures {
+    pub name: String,
+    pub ns_per_id: Spread,
+    pub samples: usize,
+    /// The language's `uuid` median over this strategy's: how many times faster than uuid.
+    pub ratio_to_uuid: f64,
+    /// Every sample, in ns per ID, so the figures can be derived again.
+    pub values: Vec<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(values: &[f64]) -> Spread {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+        Spread { median, min: sorted[0], max: sorted[n - 1] }
+    }
+}
+
+impl MintReport {
+    /// Checks the samples and summarises them; `date` and `machine` say where and when.
+    pub fn from_raw(raw: RawSamples, date: String, machine: ReportMachine) -> anyhow::Result<MintReport> {
+        if raw.lang.is_empty() || raw.lang.contains(['/', '.', ' ']) {
+            bail!("lang={:?} is not a folder name under sdks/", raw.lang);
+        }
+        for s in &raw.strategies {
+            if s.ns_per_id.is_empty() || s.ns_per_id.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+                bail!("strategy {} has no samples or a sample that is not a positive number of ns", s.name);
+            }
+            if raw.strategies.iter().filter(|o| o.name == s.name).count() > 1 {
+                bail!("strategy {} is listed twice", s.name);
+            }
+        }
+        let uuid = raw.strategies.iter().find(|s| s.name == "uuid").context("the samples have no `uuid` strategy to compare with")?;
+        let uuid_median = Spread::of(&uuid.ns_per_id).median;
+        let strategies = raw
+            .strategies
+            .into_iter()
+            .map(|s| {
+                let spread = Spread::of(&s.ns_per_id);
+                StrategyFigures { name: s.name, ns_per_id: spread, samples: s.ns_per_id.len(), ratio_to_uuid: uuid_median / spread.median, values: s.ns_per_id }
+            })
+            .collect();
+        Ok(MintReport {
+            schema: SCHEMA.into(),
+            lang: raw.lang,
+            tool: raw.tool,
+            tool_version: raw.tool_version,
+            date,
+            command: raw.command,
+            machine,
+            strategies,
+        })
+    }
+
+    /// The schema's rules beyond its shape: a report that breaks one was not written by this module.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.schema != SCHEMA {
+            bail!("schema {:?}, expected {SCHEMA:?}", self.schema);
+        }
+        chrono::DateTime::parse_from_rfc3339(&self.date).with_context(|| format!("date {:?} is not RFC 3339", self.date))?;
+        let uuid = self.strategies.iter().find(|s| s.name == "uuid").context("no uuid strategy")?;
+        for s in &self.strategies {
+            if s.samples != s.values.len() || s.samples == 0 {
+                bail!("{}: samples {} but {} values", s.name, s.samples, s.values.len());
+            }
+            if Spread::of(&s.values) != s.ns_per_id {
+                bail!("{}: median/min/max do not follow from its values", s.name);
+            }
+            let ratio = uuid.ns_per_id.median / s.ns_per_id.median;
+            if (ratio - s.ratio_to_uuid).abs() > 1e-9 * ratio {
+                bail!("{}: ratio_to_uuid {} but the medians give {ratio}", s.name, s.ratio_to_uuid);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut md = format!(
+            "# Mint benchmark: {}\n\nWritten by `harness mint-report` from the samples of `{}` ({} {}) on {} ({}, {} cores, kernel {}).\n\n\
+             | strategy | ns/ID median (min .. max) | samples | x faster than uuid |\n|---|---:|---:|---:|\n",
+            self.lang, self.command, self.tool, self.tool_version, self.date, self.machine.cpu_model, self.machine.cores, self.machine.kernel
+        );
+        for s in &self.strategies {
+            let n = s.ns_per_id;
+            md += &format!("| {} | {:.2} ({:.2} .. {:.2}) | {} | {:.2} |\n", s.name, n.median, n.min, n.max, s.samples, s.ratio_to_uuid);
+        }
+        md
+    }
+}
+
+/// `harness mint-report RAW --results-dir DIR`: writes DIR/sdk-<lang>-mint.json and .md and
+/// returns their paths.
+pub fn write(raw_path: &Path, results_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let text = std::fs::read_to_string(raw_path).with_context(|| format!("cannot read {}", raw_path.display()))?;
+    let raw: RawSamples = serde_json::from_str(&text).with_context(|| format!("{} is not the raw sample file of sdks/README.md", raw_path.display()))?;
+    let machine = ReportMachine::this();
+    let date = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let report = MintReport::from_raw(raw, date, machine)?;
+    std::fs::create_dir_all(results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
+    let base = results_dir.join(format!("sdk-{}-mint", report.lang));
+    let (json, md) = (base.with_extension("json"), base.with_extension("md"));
+    std::fs::write(&json, serde_json::to_string_pretty(&report)? + "\n").with_context(|| format!("cannot write {}", json.display()))?;
+    std::fs::write(&md, report.markdown()).with_context(|| format!("cannot write {}", md.display()))?;
+    Ok(vec![json, md])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(strategies: &[(&str, &[f64])]) -> RawSamples {
+        RawSamples {
+            lang: "go".into(),
+            tool: "go test -bench".into(),
+            tool_version: "go1.26".into(),
+            command: "sdks/go/bench.sh results".into(),
+            strategies: strategies.iter().map(|(n, v)| RawStrategy { name: (*n).into(), ns_per_id: v.to_vec() }).collect(),
+        }
+    }
+
+    fn machine() -> ReportMachine {
+        ReportMachine { cpu_model: "cpu".into(), cores: 2, kernel: "6.1".into() }
+    }
+
+    #[test]
+    fn summarises_samples_and_ratios_to_uuid() {
+        let r = MintReport::from_raw(raw(&[("uuid", &[90.0, 80.0, 100.0]), ("fast", &[10.0, 12.0, 8.0, 11.0])]), "2026-12-01T10:00:00Z".into(), machine()).unwrap();
+        assert_eq!(r.strategies[0].ns_per_id, Spread { median: 90.0, min: 80.0, max: 100.0 });
+        assert_eq!(r.strategies[1].ns_per_id.median, 10.5);
+        assert_eq!(r.strategies[1].samples, 4);
+        assert!((r.strategies[1].ratio_to_uuid - 90.0 / 10.5).abs() < 1e-12);
+        r.validate().unwrap();
+        assert!(r.markdown().contains("| fast | 10.50 (8.00 .. 12.00) | 4 | 8.57 |"), "{}", r.markdown());
+    }
+
+    #[test]
+    fn bad_samples_are_refused() {
+        let err = |s: &[(&str, &[f64])]| MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string();
+        assert!(err(&[("fast", &[1.0])]).contains("no `uuid`"));
+        assert!(err(&[("uuid", &[])]).contains("no samples"));
+        assert!(err(&[("uuid", &[1.0, -2.0])]).contains("positive"));
+        assert!(err(&[("uuid", &[1.0]), ("uuid", &[2.0])]).contains("twice"));
+    }
+
+    #[test]
+    fn validation_catches_edited_figures() {
+        let mut r = MintReport::from_raw(raw(&[("uuid", &[90.0, 80.0]), ("fast", &[10.0, 12.0])]), "2026-12-01T10:00:00Z".into(), machine()).unwrap();
+        r.strategies[1].ns_per_id.median = 9.0;
+        assert!(r.validate().unwrap_err().to_string().contains("do not follow"));
+    }
+
+    /// Every committed language report is in the one schema and its figures follow from its samples.
+    #[test]
+    fn committed_mint_reports_follow_the_schema() {
+        let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&results).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !(name.starts_with("sdk-") && name.ends_with("-mint.json")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let report: MintReport = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            report.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(name, format!("sdk-{}-mint.json", report.lang));
+            checked += 1;
+        }
+        assert!(checked > 0, "no results/sdk-*-mint.json to check");
+    }
+}

@@ -1,0 +1,70 @@
+//! A producer's CPU time: waiting for it with wait4(2) returns its user and system time, those
+//! of the children it waited for included (a wrapper script's JVM, say), with its exit status.
+
+use std::io;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, ExitStatus};
+use std::time::{Duration, Instant};
+
+/// How a waited-for process ended.
+pub struct Ended {
+    pub status: ExitStatus,
+    /// User plus system time.
+    pub cpu: Duration,
+}
+
+/// Waits for `child` until `timeout`; past it, kills it and returns None. The child is reaped
+/// here, so `Child::wait` must not be called on it afterwards.
+pub fn wait_with_cpu(child: &mut Child, timeout: Duration) -> io::Result<Option<Ended>> {
+    let started = Instant::now();
+    loop {
+        if let Some(ended) = wait4(child.id(), libc::WNOHANG)? {
+            return Ok(Some(ended));
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            wait4(child.id(), 0)?;
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn wait4(pid: u32, options: libc::c_int) -> io::Result<Option<Ended>> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data that wait4 fills in; a zeroed one is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: status and usage point to live locals for the duration of the call.
+    let reaped = unsafe { libc::wait4(pid as libc::pid_t, &mut status, options, &mut usage) };
+    match reaped {
+        -1 => Err(io::Error::last_os_error()),
+        0 => Ok(None),
+        _ => {
+            let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+            Ok(Some(Ended { status: ExitStatus::from_raw(status), cpu: time(usage.ru_utime) + time(usage.ru_stime) }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    #[test]
+    fn busy_child_reports_its_cpu_and_status() {
+        // A shell that spins in a child of its own for about 0.3 s: the grandchild's time counts.
+        let mut child = Command::new("sh").args(["-c", "timeout 0.3 sh -c 'while :; do :; done'; exit 3"]).spawn().unwrap();
+        let ended = wait_with_cpu(&mut child, Duration::from_secs(10)).unwrap().expect("ends by itself");
+        assert_eq!(ended.status.code(), Some(3));
+        assert!(ended.cpu >= Duration::from_millis(100), "cpu {:?}", ended.cpu);
+    }
+
+    #[test]
+    fn a_child_past_its_timeout_is_killed() {
+        let mut child = Command::new("sleep").arg("5").spawn().unwrap();
+        let started = Instant::now();
+        assert!(wait_with_cpu(&mut child, Duration::from_millis(100)).unwrap().is_none());
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+}

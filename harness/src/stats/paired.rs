@@ -1,0 +1,268 @@
+//! Paired comparisons. In paired mode the arms of one process are timed around each other, block
+//! by block, so the noise a block shares cancels in the ratio of its batch times. Each process
+//! gives one estimate per arm (the median over its blocks of the log ratio to the baseline), and
+//! the verdict is a one-sample test of those per-process log ratios against 0: the processes are
+//! the independent units (JIT, heap layout, scheduling differ between them), the blocks are not.
+
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+use super::{ALPHA, TIE_POWER, Verdict};
+
+/// How many times faster `arm` ran than `base` in one process, as a natural log: the median over
+/// the blocks of ln(base_b / arm_b). Both are the batch times of the same blocks, so the ratio of
+/// times is the ratio of throughputs. None without blocks, or with a zero time.
+pub fn process_log_ratio(base_ns: &[u64], arm_ns: &[u64]) -> Option<f64> {
+    if base_ns.is_empty() || base_ns.len() != arm_ns.len() || base_ns.iter().chain(arm_ns).any(|&t| t == 0) {
+        return None;
+    }
+    let mut logs: Vec<f64> = base_ns.iter().zip(arm_ns).map(|(&b, &a)| (b as f64 / a as f64).ln()).collect();
+    Some(median(&mut logs))
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 }
+}
+
+/// Student's one-sample t-test of the mean against 0, with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct OneSampleT {
+    pub mean: f64,
+    pub sd: f64,
+    pub t: f64,
+    pub df: f64,
+    /// Two-sided; None with fewer than 2 values or no spread.
+    pub p: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
+}
+
+pub fn one_sample_t(xs: &[f64]) -> OneSampleT {
+    let n = xs.len() as f64;
+    let mean = if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / n };
+    let sd = if xs.len() > 1 { (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { f64::NAN };
+    let dist = (xs.len() > 1).then(|| StudentsT::new(0.0, 1.0, n - 1.0).ok()).flatten();
+    match dist {
+        Some(dist) if sd > 0.0 => {
+            let se = sd / n.sqrt();
+            let t = mean / se;
+            let q = dist.inverse_cdf(1.0 - ALPHA / 2.0);
+            OneSampleT { mean, sd, t, df: n - 1.0, p: Some(2.0 * (1.0 - dist.cdf(t.abs()))), ci95: Some((mean - q * se, mean + q * se)) }
+        }
+        // No spread: the interval is the value itself, but there is nothing to test.
+        _ => OneSampleT { mean, sd, t: f64::NAN, df: n - 1.0, p: None, ci95: (sd == 0.0).then_some((mean, mean)) },
+    }
+}
+
+/// Wilcoxon's signed-rank test of the values against 0, as R's `wilcox.test(x)`: zeros dropped,
+/// the exact distribution below 50 values without ties or zeros, else the normal approximation
+/// with continuity and tie corrections.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Wilcoxon {
+    /// The sum of the ranks of the positive values.
+    pub v: f64,
+    pub p: Option<f64>,
+    pub exact: bool,
+}
+
+pub fn wilcoxon_signed_rank(xs: &[f64]) -> Wilcoxon {
+    let nonzero: Vec<f64> = xs.iter().copied().filter(|x| *x != 0.0).collect();
+    let n = nonzero.len();
+    if n == 0 {
+        return Wilcoxon { v: 0.0, p: None, exact: false };
+    }
+    let mut by_size: Vec<usize> = (0..n).collect();
+    by_size.sort_by(|&a, &b| nonzero[a].abs().total_cmp(&nonzero[b].abs()));
+    let mut ranks = vec![0.0; n];
+    let mut tie_term = 0.0; // sum of t^3 - t over groups of tied sizes
+    let mut i = 0;
+    while i < n {
+        let mut j = i;
+        while j + 1 < n && nonzero[by_size[j + 1]].abs() == nonzero[by_size[i]].abs() {
+            j += 1;
+        }
+        let average = (i + j) as f64 / 2.0 + 1.0;
+        for k in i..=j {
+            ranks[by_size[k]] = average;
+        }
+        let t = (j - i + 1) as f64;
+        tie_term += t.powi(3) - t;
+        i = j + 1;
+    }
+    let v: f64 = nonzero.iter().zip(&ranks).filter(|(x, _)| **x > 0.0).map(|(_, r)| r).sum();
+    let exact = n < 50 && tie_term == 0.0 && nonzero.len() == xs.len();
+    let p = if exact {
+        exact_signed_rank_p(n, v as usize)
+    } else {
+        let nf = n as f64;
+        let centred = v - nf * (nf + 1.0) / 4.0;
+        let sigma = (nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - tie_term / 48.0).sqrt();
+        let z = (centred - 0.5 * centred.signum()) / sigma;
+        let normal = Normal::standard();
+        (sigma > 0.0).then(|| (2.0 * normal.cdf(-z.abs())).min(1.0))
+    };
+    Wilcoxon { v, p, exact }
+}
+
+/// Two-sided exact p-value of the signed-rank statistic `v` for `n` values: the share of the
+/// 2^n sign patterns whose positive rank sum is as far from the centre, counted by dynamic
+/// programming over rank sums.
+fn exact_signed_rank_p(n: usize, v: usize) -> Option<f64> {
+    let max = n * (n + 1) / 2;
+    let mut ways = vec![0f64; max + 1];
+    ways[0] = 1.0;
+    for rank in 1..=n {
+        for s in (rank..=max).rev() {
+            ways[s] += ways[s - rank];
+        }
+    }
+    let total = 2f64.powi(n as i32);
+    let at_most = ways[..=v].iter().sum::<f64>() / total;
+    let at_least = ways[v..].iter().sum::<f64>() / total;
+    Some((2.0 * at_most.min(at_least)).min(1.0))
+}
+
+/// An arm against its baseline over the per-process log ratios of one paired run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairedComparison {
+    pub processes: usize,
+    /// exp(mean log ratio): how many times faster than the baseline.
+    pub ratio: f64,
+    pub change_pct: f64,
+    pub t: OneSampleT,
+    pub wilcoxon: Wilcoxon,
+    /// exp of the t interval: the interval the verdict agrees with.
+    pub ratio_ci95: Option<(f64, f64)>,
+    /// Percentile bootstrap of exp(mean log ratio), beside it.
+    pub bootstrap_ci95: Option<(f64, f64)>,
+    /// Half the t interval's width, in percent of the baseline: "within ±x%" for a tie.
+    pub half_width_pct: Option<f64>,
+    /// For a tie: processes that would detect the observed change at TIE_POWER.
+    pub runs_needed: Option<u32>,
+    pub verdict: Verdict,
+}
+
+/// Compares from one log ratio per process. `noise_pct` is the absolute % change of the SDK's
+/// own A/A (a second copy of the baseline in the same processes); `control_unstable` withholds.
+pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstable: bool) -> PairedComparison {
+    let t = one_sample_t(log_ratios);
+    let ratio = t.mean.exp();
+    let change_pct = 100.0 * (ratio - 1.0);
+    let ratio_ci95 = t.ci95.map(|(lo, hi)| (lo.exp(), hi.exp()));
+    let verdict = Verdict::of(t.p, change_pct, noise_pct, control_unstable);
+    PairedComparison {
+        processes: log_ratios.len(),
+        ratio,
+        change_pct,
+        t,
+        wilcoxon: wilcoxon_signed_rank(log_ratios),
+        ratio_ci95,
+        bootstrap_ci95: super::bootstrap::mean_ci95(log_ratios).map(|(lo, hi)| (lo.exp(), hi.exp())),
+        half_width_pct: ratio_ci95.map(|(lo, hi)| 50.0 * (hi - lo)),
+        runs_needed: if verdict == Verdict::Noise { runs_for_mean(t.mean, t.sd, TIE_POWER) } else { None },
+        verdict,
+    }
+}
+
+/// The smallest number of processes whose one-sample t-test at ALPHA detects a mean of `delta`
+/// with spread `sd` at `power`, by the shifted central t as in `power::runs_for`.
+pub fn runs_for_mean(delta: f64, sd: f64, power: f64) -> Option<u32> {
+    // A one-sample test of n values has the power of a two-sample one with sd/sqrt(2) per side
+    // only approximately (the df differ); compute it directly.
+    let delta = delta.abs();
+    if delta == 0.0 || !delta.is_finite() || !sd.is_finite() || sd <= 0.0 {
+        return None;
+    }
+    let reaches = |n: u32| {
+        let t = StudentsT::new(0.0, 1.0, f64::from(n - 1)).expect("df >= 1");
+        1.0 - t.cdf(t.inverse_cdf(1.0 - ALPHA / 2.0) - delta / (sd / f64::from(n).sqrt())) >= power
+    };
+    (2..=1 << 20).find(|&n| reaches(n)).or(Some(1 << 20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::tests::{SLEEP_1, SLEEP_2, close};
+
+    fn sleep_differences() -> Vec<f64> {
+        SLEEP_2.iter().zip(SLEEP_1).map(|(b, a)| b - a).collect()
+    }
+
+    #[test]
+    fn one_sample_t_matches_r_paired_t_test_on_sleep() {
+        // R: with(sleep, t.test(extra[group == 2], extra[group == 1], paired = TRUE)):
+        // t = 4.0621, df = 9, p-value = 0.002833, 95% CI 0.7001142 .. 2.4598858, mean 1.58.
+        let t = one_sample_t(&sleep_differences());
+        assert!(close(t.t, 4.0621, 1e-4), "t {}", t.t);
+        assert_eq!(t.df, 9.0);
+        assert!(close(t.p.unwrap(), 0.002833, 1e-6), "p {:?}", t.p);
+        let (lo, hi) = t.ci95.unwrap();
+        assert!(close(lo, 0.700_114_2, 1e-6) && close(hi, 2.459_885_8, 1e-6), "{lo} .. {hi}");
+        assert!(close(t.mean, 1.58, 1e-12));
+    }
+
+    #[test]
+    fn wilcoxon_matches_r_with_ties_and_zeros() {
+        // R: with(sleep, wilcox.test(extra[group == 2], extra[group == 1], paired = TRUE)):
+        // V = 45, p-value = 0.009091 (normal approximation: the differences have a zero and ties).
+        let w = wilcoxon_signed_rank(&sleep_differences());
+        assert_eq!((w.v, w.exact), (45.0, false));
+        assert!(close(w.p.unwrap(), 0.009091, 1e-6), "p {:?}", w.p);
+    }
+
+    #[test]
+    fn wilcoxon_exact_matches_r() {
+        // R: wilcox.test(1:10) gives V = 55, p-value = 0.001953 (2 / 2^10, exact).
+        let w = wilcoxon_signed_rank(&(1..=10).map(f64::from).collect::<Vec<_>>());
+        assert_eq!((w.v, w.exact), (55.0, true));
+        assert!(close(w.p.unwrap(), 2.0 / 1024.0, 1e-12));
+        // scipy.stats.wilcoxon([1.5, -0.3, 2.2, 0.8, -1.1, 3.0, 0.4]) gives p = 0.15625 (exact;
+        // it reports min(V+, V-) = 5, so V+ = 28 - 5 = 23).
+        let w = wilcoxon_signed_rank(&[1.5, -0.3, 2.2, 0.8, -1.1, 3.0, 0.4]);
+        assert_eq!((w.v, w.exact), (23.0, true));
+        assert!(close(w.p.unwrap(), 0.15625, 1e-12), "p {:?}", w.p);
+    }
+
+    #[test]
+    fn per_process_estimate_is_the_median_block_log_ratio() {
+        // Blocks where the arm took half, half, and a third of the baseline's time, plus one
+        // outlier block: the median ignores the outlier.
+        let base = [200, 200, 300, 1_000, 200];
+        let arm = [100, 100, 100, 100, 100];
+        assert!(close(process_log_ratio(&base, &arm).unwrap(), 2f64.ln(), 1e-12));
+        assert_eq!(process_log_ratio(&[], &[]), None);
+        assert_eq!(process_log_ratio(&[1, 2], &[1]), None);
+        assert_eq!(process_log_ratio(&[1, 0], &[1, 1]), None);
+    }
+
+    #[test]
+    fn verdicts_need_significance_and_more_than_the_own_a_a() {
+        let faster = vec![0.040, 0.042, 0.038, 0.041, 0.039];
+        let c = compare_paired(&faster, Some(0.5), false);
+        assert_eq!(c.verdict, Verdict::Faster);
+        assert!(close(c.ratio, 0.04f64.exp(), 1e-12));
+        let (lo, hi) = c.ratio_ci95.unwrap();
+        assert!(lo < c.ratio && c.ratio < hi && lo > 1.0);
+        assert!(c.half_width_pct.unwrap() < 0.5);
+        let slower: Vec<f64> = faster.iter().map(|x| -x).collect();
+        assert_eq!(compare_paired(&slower, Some(0.5), false).verdict, Verdict::Slower);
+        assert_eq!(compare_paired(&faster, Some(5.0), false).verdict, Verdict::Noise, "inside the A/A's change");
+        assert_eq!(compare_paired(&faster, None, true).verdict, Verdict::Withheld);
+        let tie = compare_paired(&[0.001, -0.002, 0.0025, -0.001, 0.0015], None, false);
+        assert_eq!(tie.verdict, Verdict::Noise);
+        assert!(tie.runs_needed.is_some_and(|n| n > 5));
+        assert_eq!(compare_paired(&[0.04], None, false).verdict, Verdict::Undecided);
+    }
+
+    #[test]
+    fn runs_for_mean_matches_r_power_t_test_one_sample() {
+        // The exact power of the one-sample t-test (noncentral t, scipy.stats.nct) first reaches
+        // 0.8 at n = 10 for delta = sd (0.748 at 9, 0.803 at 10), and 0.9 at n = 44 for
+        // delta = sd / 2 (0.893 at 43, 0.900 at 44). The shifted central t is within one run.
+        assert!(matches!(runs_for_mean(1.0, 1.0, 0.8), Some(10..=11)));
+        assert!(matches!(runs_for_mean(-0.5, 1.0, 0.9), Some(44..=45)));
+        assert_eq!(runs_for_mean(0.0, 1.0, 0.8), None);
+    }
+}

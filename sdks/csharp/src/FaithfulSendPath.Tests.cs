@@ -1,0 +1,107 @@
+using System;
+using System.Linq;
+
+namespace Mintbench.Tests
+{
+    /// <summary>The faithful path writes the lean path's bytes, and its arms take the SDK's routes.</summary>
+    public static class FaithfulSendPathTests
+    {
+        static readonly byte[] Client = MessageId.Serialize("123456789012345678901234567890");
+
+        /// <summary>The IDs as the SDK's zero-ID replacement would produce them.</summary>
+        sealed class ListReplacement : IZeroIdReplacement
+        {
+            readonly MinterReplacement inner;
+            public int Calls;
+
+            public ListReplacement(byte[][] ids) { inner = new MinterReplacement(new ListMinter(ids)); }
+
+            public U128 NewId()
+            {
+                Calls++;
+                return inner.NewId();
+            }
+        }
+
+        public static void FramesMatchVectorsWhetherTheSdkOrTheApplicationSetsTheIds()
+        {
+            foreach (var v in IggyFramesTests.FrameVectors("send_messages"))
+            {
+                byte[][] ids = v.Element("ids").Elements().Select(e => MessageId.Serialize(e.Value)).ToArray();
+                int bits = IggyFramesTests.Int(v, "bits"), pack = IggyFramesTests.Int(v, "pack");
+                var replaced = new ListReplacement(ids);
+                var bySdk = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, replaced, null);
+                var never = new ListReplacement(new byte[0][]);
+                var byApp = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, never, new ListMinter(ids));
+                foreach (var encoder in new IBatchEncoder[] { bySdk, byApp })
+                {
+                    int length = encoder.Encode(IggyFramesTests.U64(v, "request"), IggyFramesTests.U64(v, "session"),
+                        IggyFramesTests.U64(v, "origin_timestamp"), IggyFramesTests.U64(v, "first_seq"), ids.Length);
+                    Check.Equal(v.Text("hex"), Check.ToHex(encoder.Frame, 0, length), "faithful send_messages frame of " + ids.Length + " messages");
+                }
+                Check.Equal(ids.Length, replaced.Calls, "one replacement per zero ID");
+                Check.Equal(0, never.Calls, "no replacement for IDs the application set");
+            }
+        }
+
+        /// <summary>Batch after batch, full and short, at two payload sizes: the same bytes as lean.</summary>
+        public static void FramesAreByteIdenticalToLeanForTheSameIds()
+        {
+            var seed = new byte[32];
+            seed[0] = 7;
+            foreach (int pack in new[] { 1, 167 })
+            {
+                var lean = new SendMessagesEncoder(Client, 50, 42, pack, new XoshiroMinter(seed));
+                var faithful = new FaithfulEncoder(Client, 50, 42, pack, new MinterReplacement(new XoshiroMinter(seed)), null);
+                ulong seq = 0;
+                foreach (int count in new[] { 50, 50, 13, 50, 1 })
+                {
+                    int leanLength = lean.Encode(seq + 1, 9, 1700000000000000 + seq, seq, count);
+                    int faithfulLength = faithful.Encode(seq + 1, 9, 1700000000000000 + seq, seq, count);
+                    Check.Equal(Check.ToHex(lean.Frame, 0, leanLength), Check.ToHex(faithful.Frame, 0, faithfulLength),
+                        "PACK=" + pack + ": a batch of " + count + " from seq " + seq);
+                    seq += (ulong)count;
+                }
+            }
+        }
+
+        /// <summary>`uuid` asks Guid.NewGuid once per message and writes the Guid as the SDK's
+        /// ToUInt128 did; `preset` never asks.</summary>
+        public static void UuidCallsTheGuidSourceOncePerMessage()
+        {
+            int calls = 0;
+            var guids = Enumerable.Range(1, 30).Select(i => Guid.NewGuid()).ToArray();
+            var encoder = new FaithfulEncoder(Client, 20, 42, 1, new GuidReplacement(() => guids[calls++]), null);
+            encoder.Encode(1, 9, 1000, 0, 20);
+            Check.Equal(20, calls, "Guid.NewGuid calls for 20 messages");
+            encoder.Encode(2, 9, 1000, 20, 10);
+            Check.Equal(30, calls, "and for 10 more");
+            // Frame bytes 0..7 of the ID are the Guid's bytes 8..15, bytes 8..15 its bytes 0..7: GuidMinter's layout.
+            byte[] g = guids[29].ToByteArray();
+            string expected = Check.ToHex(g, 8, 8) + Check.ToHex(g, 0, 8);
+            Check.Equal(expected, Check.ToHex(encoder.Frame, SendMessagesFrame.MessagesAt + 9 * (48 + 6) + 8, 16), "the last ID");
+
+            int presetCalls = 0;
+            var preset = new FaithfulEncoder(Client, 20, 42, 1, new GuidReplacement(() => { presetCalls++; return Guid.NewGuid(); }), new PresetMinter(new XoshiroMinter(), 20));
+            preset.Encode(1, 9, 1000, 0, 20);
+            Check.Equal(0, presetCalls, "Guid.NewGuid calls when the application set every ID");
+        }
+
+        public static void WithIdCopiesTheHeader()
+        {
+            var header = new MessageHeader { PayloadLength = 6, OriginTimestamp = 5, Checksum = 3 };
+            MessageHeader copy = header.WithId(new U128(1, 2));
+            Check.True(!ReferenceEquals(header, copy), "a new header object");
+            Check.True(header.Id.IsZero, "the original keeps its ID");
+            Check.Equal("1 2 6 5 3", copy.Id.Lo + " " + copy.Id.Hi + " " + copy.PayloadLength + " " + copy.OriginTimestamp + " " + copy.Checksum, "the copy's fields");
+        }
+
+        public static void EveryFaithfulStrategyBuildsAnEncoder()
+        {
+            foreach (string name in Strategies.FaithfulNames)
+                Check.True(Strategies.Encoder(SendPaths.Faithful, name, Client, 10, 42, 1, 10) is FaithfulEncoder, name + " on the faithful path");
+            foreach (string name in Strategies.Names)
+                Check.True(Strategies.Encoder(SendPaths.Lean, name, Client, 10, 42, 1, 10) is SendMessagesEncoder, name + " on the lean path");
+        }
+    }
+}
