@@ -14,12 +14,12 @@ use serde::Serialize;
 use super::analysis::Analysis;
 use super::format::thousands;
 use super::lab::Lab;
-use super::machine::Machine;
 use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome, RunRecord};
 use super::report::atomic_write;
 use super::run::schedule;
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
+use crate::machine::Machine;
 use crate::stats::{ALPHA, Summary, Verdict, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]

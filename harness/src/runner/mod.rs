@@ -25,8 +25,6 @@ pub mod settings;
 pub mod syscalls;
 /// Sinks and producer processes: one run of one arm.
 pub mod lab;
-/// Where a result was measured.
-pub mod machine;
 /// Summaries and comparisons of a workload's arms.
 pub mod analysis;
 /// A workload's `expect` block, judged.

@@ -9,7 +9,6 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
-use super::machine::Machine;
 use super::model::{CONTROL_SDK, Outcome, RunRecord, Warning};
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
@@ -17,6 +16,7 @@ use super::settings::RunArgs;
 use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
+use crate::machine::Machine;
 
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::runner::machine::Machine;
+use crate::machine::Machine;
 use crate::runner::model::{Arm, RunRecord, SyscallCounts, Warning};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
