@@ -3,7 +3,7 @@
 # release build, then each SDK folder's own setup.sh.
 #   scripts/setup.sh              everything, Chromium for the HTML report's test included
 #   scripts/setup.sh rust node    only these SDK rows (rust is always set up; the iggy row is
-#                                 Rust too, built by the runner through iggy-producer/build.sh)
+#                                 Rust too, built by the runner through sdks/iggy/build.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Uniqueness at scale (a recorded run, not part of scripts/test.sh): 8 processes x 1.25e7 IDs
-# from idgen::mint(), 4 forked from one parent after it minted and 4 spawned, checked shard by
-# shard with bounded memory. Writes results/uniqueness.json and .md. Needs ~1.6 GB in $TMPDIR.
+# from idgen::mint(), 3 forked and 3 made by a raw clone(SIGCHLD) syscall from one parent after
+# it minted, 2 spawned; checked shard by shard with bounded memory. Writes results/uniqueness.json
+# and .md. Needs ~1.6 GB in $TMPDIR.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-cargo build --release --locked -p iggy-producer --bin uniqueness
+cargo build --release --locked -p idgen --example uniqueness
 dir="$(mktemp -d "${TMPDIR:-/tmp}/mintbench-uniqueness.XXXXXX")"
 trap 'rm -rf "$dir"' EXIT
-target/release/uniqueness run --dir "$dir/ids" --processes 8 --forked 4 --per-process 12500000 --record results/uniqueness
+target/release/examples/uniqueness run --dir "$dir/ids" --processes 8 --forked 3 --cloned 3 \
+  --per-process 12500000 --record results/uniqueness

@@ -89,8 +89,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Sink(args) => run_sink(args),
-        Command::Produce(cmd) => producer::run_injected(&cmd.args, cmd.inject_ns).map(|result| {
-            println!("{}", serde_json::to_string(&result).expect("serializable"));
+        Command::Produce(cmd) => cmd.run().map(|line| {
+            println!("{}", serde_json::to_string(&line).expect("serializable"));
         }),
         Command::Run(args) => runner::run(&args),
         Command::Calibrate(args) => runner::calibrate(&args),

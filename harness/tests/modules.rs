@@ -1,7 +1,8 @@
 //! The library's module graph, read from its sources: every `crate::`, `super::`, `self::` and
 //! child-module path is an edge. No module of the runner may reach itself again through them,
-//! and `lib.rs` and `runner/mod.rs` declare their modules bottom-up: each uses only modules
-//! declared before it.
+//! tests included, and `lib.rs` and `runner/mod.rs` declare their modules bottom-up: each
+//! module's own code uses only modules declared before it (a module's tests may also drive one
+//! above it, as the producer's tests drive a sink).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -144,9 +145,11 @@ fn references(code: &str, module: &Module, children: &BTreeSet<String>, known: &
     out
 }
 
-/// module -> the modules it refers to, for every library module.
-fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
-    let files = library_files();
+/// module -> the modules it refers to, for every library module; `with_tests` counts the
+/// tests at the bottom of a file and the files of `tests` modules.
+fn graph(with_tests: bool) -> BTreeMap<Module, BTreeSet<Module>> {
+    let files: Vec<(PathBuf, Module)> =
+        library_files().into_iter().filter(|(_, m)| with_tests || m.last().is_none_or(|l| l != "tests")).collect();
     let known: BTreeSet<Module> = files.iter().map(|(_, m)| m.clone()).collect();
     files
         .iter()
@@ -154,7 +157,8 @@ fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
             let children: BTreeSet<String> =
                 known.iter().filter(|k| k.len() == module.len() + 1 && k.starts_with(module)).map(|k| k.last().unwrap().clone()).collect();
             let code = std::fs::read_to_string(path).unwrap();
-            (module.clone(), references(&code, module, &children, &known))
+            let code = if with_tests { code.as_str() } else { code.split("#[cfg(test)]").next().unwrap_or("") };
+            (module.clone(), references(code, module, &children, &known))
         })
         .collect()
 }
@@ -182,7 +186,7 @@ fn shown(path: &[Module]) -> String {
 
 #[test]
 fn no_runner_module_imports_one_that_imports_it_back() {
-    let graph = graph();
+    let graph = graph(true);
     let runner: Vec<&Module> = graph.keys().filter(|m| m.first().is_some_and(|f| f == "runner")).collect();
     assert!(runner.len() > 10, "the runner's modules are found: {runner:?}");
     let edge = |from: &str, to: &str| graph[&from.split("::").map(str::to_owned).collect::<Module>()].contains(&to.split("::").map(str::to_owned).collect::<Module>());
@@ -206,7 +210,7 @@ fn declared(file: &Path) -> Vec<String> {
 
 /// Each module `parent` declares uses only those declared before it.
 fn declared_bottom_up(parent: &[&str], file: &Path) {
-    let graph = graph();
+    let graph = graph(false);
     let order = declared(file);
     let rank = |m: &Module| -> Option<usize> {
         (m.len() > parent.len() && m.starts_with(&parent.iter().map(|s| s.to_string()).collect::<Vec<_>>()))

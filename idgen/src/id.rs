@@ -26,6 +26,12 @@ impl MessageId {
         Self(bytes)
     }
 
+    /// The IDs' bytes in place, for keystreams that write straight into a caller's slice.
+    pub(crate) fn slice_as_bytes_mut(ids: &mut [Self]) -> &mut [[u8; 16]] {
+        // SAFETY: `MessageId` is `repr(transparent)` over `[u8; 16]`.
+        unsafe { std::slice::from_raw_parts_mut(ids.as_mut_ptr().cast(), ids.len()) }
+    }
+
     /// Zero is the SDK's "mint one for me" value, never a minted ID in practice (p = 2^-128).
     pub const fn is_zero(self) -> bool {
         self.as_u128() == 0

@@ -1,28 +1,33 @@
-//! Picking a generator by name, for the runner and the cost binary.
+//! Picking a generator by name, for the runner and the cost example.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{MessageId, Mint, OsPool, Pooled, ThreadRngUuid, UuidV4, Xoshiro};
+use crate::{MessageId, Mint, OsPool, Pooled, UuidV4};
 
-/// A generator by name: `fast` is [`crate::mint`], the others the strategy types.
+/// A generator by name: `fast` is [`crate::mint`], the others the strategy types. `xoshiro` and
+/// `threadrng` need the `compare` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     Fast,
     Pooled,
+    #[cfg(feature = "compare")]
     Xoshiro,
     OsPool,
     Uuid,
+    #[cfg(feature = "compare")]
     ThreadRng,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; if cfg!(feature = "compare") { 6 } else { 4 }] = [
         Self::Fast,
         Self::Pooled,
+        #[cfg(feature = "compare")]
         Self::Xoshiro,
         Self::OsPool,
         Self::Uuid,
+        #[cfg(feature = "compare")]
         Self::ThreadRng,
     ];
 
@@ -30,9 +35,11 @@ impl Strategy {
         match self {
             Self::Fast => "fast",
             Self::Pooled => "pooled",
+            #[cfg(feature = "compare")]
             Self::Xoshiro => "xoshiro",
             Self::OsPool => "ospool",
             Self::Uuid => "uuid",
+            #[cfg(feature = "compare")]
             Self::ThreadRng => "threadrng",
         }
     }
@@ -42,10 +49,12 @@ impl Strategy {
         match self {
             Self::Fast => Box::new(ThreadLocal),
             Self::Pooled => Box::new(Pooled::new()),
-            Self::Xoshiro => Box::new(Xoshiro::new()),
+            #[cfg(feature = "compare")]
+            Self::Xoshiro => Box::new(crate::Xoshiro::new()),
             Self::OsPool => Box::new(OsPool::new()),
             Self::Uuid => Box::new(UuidV4::new()),
-            Self::ThreadRng => Box::new(ThreadRngUuid::new()),
+            #[cfg(feature = "compare")]
+            Self::ThreadRng => Box::new(crate::ThreadRngUuid::new()),
         }
     }
 }
@@ -56,11 +65,18 @@ impl fmt::Display for Strategy {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown id strategy {0:?}; expected one of fast, pooled, xoshiro, ospool, uuid, threadrng"
-)]
+/// A name no strategy has; the message lists the ones this build knows.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownStrategy(pub String);
+
+impl fmt::Display for UnknownStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        write!(f, "unknown id strategy {:?}; expected one of {}", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownStrategy {}
 
 impl FromStr for Strategy {
     type Err = UnknownStrategy;
@@ -79,5 +95,9 @@ struct ThreadLocal;
 impl Mint for ThreadLocal {
     fn mint(&mut self) -> MessageId {
         crate::mint()
+    }
+
+    fn fill(&mut self, out: &mut [MessageId]) {
+        crate::fill(out)
     }
 }

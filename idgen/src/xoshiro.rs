@@ -1,38 +1,49 @@
 //! `Xoshiro`: Xoshiro256++ (256-bit state), two 64-bit outputs per ID. Fast and well
 //! distributed, but not a CSPRNG: its state can be recovered from its outputs.
 
+use std::mem::MaybeUninit;
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::{MessageId, Mint, fork};
+use crate::fork::{self, Wiped};
+use crate::{MessageId, Mint};
+
+/// All zeroes is unseeded, so a child (whose copy is wiped) reseeds.
+struct State {
+    seeded: u8,
+    rng: MaybeUninit<Xoshiro256PlusPlus>,
+}
 
 pub struct Xoshiro {
-    generation: u64,
-    rng: Xoshiro256PlusPlus,
+    state: Wiped<State>,
 }
 
 impl Xoshiro {
-    /// Seeded with 32 bytes from the OS.
+    /// Seeded from the OS on first use.
     pub fn new() -> Self {
-        let mut xoshiro = Self::from_seed([0; 32]);
-        xoshiro.reseed();
-        xoshiro
+        Self { state: Wiped::new() }
     }
 
-    /// A fixed state, for tests and reproducible benchmarks. A forked child reseeds from the OS.
+    /// A fixed state, for tests and reproducible benchmarks. A child process reseeds from the OS.
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        fork::register();
-        Self {
-            generation: fork::generation(),
-            rng: Xoshiro256PlusPlus::from_seed(seed),
-        }
+        let xoshiro = Self::new();
+        // SAFETY: the region is live and ours alone.
+        unsafe { (*xoshiro.state.get()).seed(seed) };
+        xoshiro
+    }
+}
+
+impl State {
+    fn seed(&mut self, seed: [u8; 32]) {
+        self.rng.write(Xoshiro256PlusPlus::from_seed(seed));
+        self.seeded = 1;
     }
 
     #[cold]
     #[inline(never)]
     fn reseed(&mut self) {
-        self.generation = fork::generation();
-        self.rng = Xoshiro256PlusPlus::from_seed(fork::os_seed());
+        self.seed(fork::os_seed());
     }
 }
 
@@ -45,11 +56,15 @@ impl Default for Xoshiro {
 impl Mint for Xoshiro {
     #[inline(always)]
     fn mint(&mut self) -> MessageId {
-        if self.generation != fork::generation() {
-            self.reseed();
+        // SAFETY: the region lives as long as `self`, and `&mut self` makes this the only use.
+        let state = unsafe { &mut *self.state.get() };
+        if state.seeded == 0 {
+            state.reseed();
         }
-        let low = self.rng.next_u64();
-        let high = self.rng.next_u64();
+        // SAFETY: seeded just above or earlier; a wipe clears `seeded` with the state.
+        let rng = unsafe { state.rng.assume_init_mut() };
+        let low = rng.next_u64();
+        let high = rng.next_u64();
         MessageId::from_u128(u128::from(high) << 64 | u128::from(low))
     }
 }

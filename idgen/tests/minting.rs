@@ -1,7 +1,7 @@
-//! Minting: resolve, uniqueness across threads and a forked child, bit balance, UUID bits,
-//! and pinned outputs of the seeded generators.
+//! Minting: resolve, fill, uniqueness across threads and child processes (forked, raw-cloned,
+//! threads started in a child), bit balance, UUID bits, and the seeded generators' streams.
 
-use idgen::{MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
+use idgen::{ChaCha8Pool, ForkModel, MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
 
 #[test]
 fn resolve_mints_zero_and_keeps_the_rest() {
@@ -13,13 +13,43 @@ fn resolve_mints_zero_and_keeps_the_rest() {
     }
 }
 
+/// `fill` gives what `mint` would, in order, whatever is left in the pool and however long the
+/// batch (lengths around the 256-ID pool and ChaCha8's 16-ID calls).
 #[test]
 fn fill_matches_mint_order() {
     let seed = [9; 32];
-    let mut out = [MessageId::default(); 300];
-    Pooled::from_seed(seed).fill(&mut out);
-    let mut one_by_one = Pooled::from_seed(seed);
-    assert!(out.iter().all(|id| *id == one_by_one.mint()));
+    for before in [0, 1, 100, 255, 256] {
+        for len in [0, 1, 15, 16, 17, 255, 256, 257, 1000] {
+            let mut out = vec![MessageId::default(); len];
+            let mut batched = Pooled::from_seed(seed);
+            let mut one_by_one = Pooled::from_seed(seed);
+            let mut chacha_batched = ChaCha8Pool::from_seed(seed);
+            let mut chacha_one_by_one = ChaCha8Pool::from_seed(seed);
+            for _ in 0..before {
+                assert_eq!(batched.mint(), one_by_one.mint());
+                assert_eq!(chacha_batched.mint(), chacha_one_by_one.mint());
+            }
+            batched.fill(&mut out);
+            assert!(out.iter().all(|id| *id == one_by_one.mint()), "aes: {before} then {len}");
+            assert_eq!(batched.mint(), one_by_one.mint(), "aes: the stream goes on after fill");
+            chacha_batched.fill(&mut out);
+            assert!(out.iter().all(|id| *id == chacha_one_by_one.mint()), "chacha8: {before} then {len}");
+            assert_eq!(chacha_batched.mint(), chacha_one_by_one.mint());
+        }
+    }
+}
+
+#[test]
+fn thread_fill_and_mint_share_one_stream_without_repeats() {
+    let mut ids: Vec<u128> = (0..100).map(|_| idgen::mint().as_u128()).collect();
+    for len in [1, 300, 5000] {
+        let mut out = vec![MessageId::default(); len];
+        idgen::fill(&mut out);
+        assert!(out.iter().all(|id| !id.is_zero()));
+        ids.extend(out.iter().map(|id| id.as_u128()));
+        ids.extend((0..7).map(|_| idgen::mint().as_u128()));
+    }
+    assert_unique(ids);
 }
 
 /// Everything the child writes to `fd`, as u128s.
@@ -47,6 +77,25 @@ fn fork_with_pipe(child: impl FnOnce(i32)) -> (i32, libc::pid_t) {
         assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
         let pid = libc::fork();
         assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            libc::close(fds[0]);
+            child(fds[1]);
+            libc::_exit(0);
+        }
+        libc::close(fds[1]);
+        (fds[0], pid)
+    }
+}
+
+/// The same with a child made by the raw `clone` syscall (flags SIGCHLD only: a fork that runs
+/// no atfork handlers, as sandboxes and some process-spawning libraries make them).
+fn raw_clone_with_pipe(child: impl FnOnce(i32)) -> (i32, libc::pid_t) {
+    let mut fds = [0; 2];
+    // SAFETY: as in `fork_with_pipe`; with no new stack the child runs on a copy of ours.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        let pid = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) as libc::pid_t;
+        assert!(pid >= 0, "clone failed");
         if pid == 0 {
             libc::close(fds[0]);
             child(fds[1]);
@@ -116,13 +165,13 @@ fn mint_is_unique_across_threads_and_fork() {
     assert_unique(ids);
 }
 
-/// Generators owned by a value and copied into a child must not repeat in it either.
-#[test]
-fn owned_generators_reseed_in_a_forked_child() {
-    const N: usize = 1_000;
+/// Every generator with state, `mint()` first, each used once so the child inherits a pool.
+fn stateful_generators() -> Vec<Box<dyn Mint>> {
     let mut gens: Vec<Box<dyn Mint>> = vec![
+        Strategy::Fast.build(),
         Box::new(Pooled::new()),
         Box::new(Pooled::from_seed([1; 32])),
+        Box::new(ChaCha8Pool::from_seed([1; 32])),
         Box::new(Xoshiro::new()),
         Box::new(Xoshiro::from_seed([1; 32])),
         Box::new(OsPool::new()),
@@ -130,21 +179,76 @@ fn owned_generators_reseed_in_a_forked_child() {
     for g in &mut gens {
         g.mint();
     }
-    let (read_fd, pid) = fork_with_pipe(|fd| {
-        for g in &mut gens {
-            for _ in 0..N {
-                write_all(fd, &g.mint().to_le_bytes());
+    gens
+}
+
+/// In a child made by `spawn_child`, each generator (its state copied from the parent) mints N
+/// IDs; the parent then mints N with each. No ID of the child's may be one of the parent's.
+fn child_never_repeats_parent(spawn_child: fn(&mut dyn FnMut(i32)) -> (i32, libc::pid_t)) {
+    const N: usize = 1_000;
+    // A fresh thread, so `mint()`'s pool is this test's alone.
+    std::thread::spawn(move || {
+        let mut gens = stateful_generators();
+        let (read_fd, pid) = spawn_child(&mut |fd| {
+            for g in &mut gens {
+                for _ in 0..N {
+                    write_all(fd, &g.mint().to_le_bytes());
+                }
             }
+        });
+        let child = read_ids(read_fd);
+        wait_ok(pid);
+        assert_eq!(child.len(), N * 7);
+        let names = ["mint()", "Pooled", "Pooled::from_seed", "ChaCha8Pool::from_seed", "Xoshiro", "Xoshiro::from_seed", "OsPool"];
+        for ((g, child_ids), name) in gens.iter_mut().zip(child.chunks(N)).zip(names) {
+            let parent: std::collections::HashSet<u128> = (0..N).map(|_| g.mint().as_u128()).collect();
+            let repeated = child_ids.iter().filter(|id| parent.contains(id)).count();
+            assert_eq!(repeated, 0, "{name}: the child repeated {repeated} of its parent's next {N} IDs");
+            assert_unique(child_ids.to_vec());
         }
-    });
-    let child = read_ids(read_fd);
-    wait_ok(pid);
-    assert_eq!(child.len(), N * gens.len());
-    for (g, child_ids) in gens.iter_mut().zip(child.chunks(N)) {
-        let mut ids: Vec<u128> = (0..N).map(|_| g.mint().as_u128()).collect();
-        ids.extend_from_slice(child_ids);
-        assert_unique(ids);
-    }
+    })
+    .join()
+    .unwrap();
+}
+
+#[test]
+fn a_forked_child_never_repeats_its_parent() {
+    child_never_repeats_parent(|child| fork_with_pipe(child));
+}
+
+/// The case an atfork handler cannot see: only wipe-on-fork memory covers it.
+#[test]
+fn a_raw_cloned_child_never_repeats_its_parent() {
+    assert_eq!(idgen::fork_model(), ForkModel::WipeOnFork, "this kernel refused MADV_WIPEONFORK");
+    child_never_repeats_parent(|child| raw_clone_with_pipe(child));
+}
+
+/// Threads started in a child seed their own pools: no repeats among them or with the parent.
+#[test]
+fn threads_started_after_a_fork_never_repeat() {
+    const N: usize = 20_000;
+    let (parent, child) = std::thread::spawn(|| {
+        idgen::mint();
+        let (read_fd, pid) = fork_with_pipe(|fd| {
+            let threads: Vec<_> = (0..3)
+                .map(|_| std::thread::spawn(|| (0..N).map(|_| idgen::mint().to_le_bytes()).collect::<Vec<_>>()))
+                .collect();
+            for t in threads {
+                let ids = t.join().unwrap_or_else(|_| unsafe { libc::_exit(4) });
+                write_all(fd, ids.as_flattened());
+            }
+        });
+        let child = read_ids(read_fd);
+        wait_ok(pid);
+        let parent: Vec<u128> = (0..N).map(|_| idgen::mint().as_u128()).collect();
+        (parent, child)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(child.len(), 3 * N);
+    let mut ids = parent;
+    ids.extend(child);
+    assert_unique(ids);
 }
 
 /// The hazard the strategy table states for `ThreadRngUuid` (and so the Iggy Rust SDK's path):
@@ -239,10 +343,55 @@ const SEED: [u8; 32] = {
     seed
 };
 
+/// `Pooled::from_seed` is AES-128-CTR: key = seed bytes 0..16, counter block = seed bytes 16..32
+/// with its low 8 bytes a little-endian counter (RustCrypto's `Ctr64LE`). Checked against
+/// FIPS-197's AES-128 example (key 00 01 .. 0f, plaintext 00 11 .. ff encrypts to 69 c4 e0 d8 ..),
+/// against the `ctr` crate across a counter wrap, and pinned.
 #[test]
-fn pooled_from_seed_is_the_chacha8_keystream() {
+fn pooled_from_seed_is_the_aes128_ctr_keystream() {
+    let mut fips = [0u8; 32];
+    for i in 0..16 {
+        fips[i] = i as u8;
+        fips[16 + i] = (i as u8) << 4 | i as u8;
+    }
+    assert_eq!(Pooled::from_seed(fips).mint().to_le_bytes(), hex16("69c4e0d86a7b0430d8cdb78070b4c55a"));
+
+    use aes::cipher::{KeyIvInit, StreamCipher};
+    // A counter 300 blocks before 2^64, so the stream wraps inside the second pool.
+    let mut seed = SEED;
+    seed[16..24].copy_from_slice(&(u64::MAX - 300).to_le_bytes());
+    let key: [u8; 16] = seed[..16].try_into().unwrap();
+    let iv: [u8; 16] = seed[16..].try_into().unwrap();
+    let mut reference = ctr::Ctr64LE::<aes::Aes128>::new(&key.into(), &iv.into());
+    let mut pooled = Pooled::from_seed(seed);
+    let mut filled = vec![MessageId::default(); 600];
+    Pooled::from_seed(seed).fill(&mut filled);
+    for (i, batch_id) in filled.iter().enumerate() {
+        let mut block = [0u8; 16];
+        reference.apply_keystream(&mut block);
+        assert_eq!(pooled.mint().to_le_bytes(), block, "id {i}");
+        assert_eq!(batch_id.to_le_bytes(), block, "filled id {i}");
+    }
+
     let mut pooled = Pooled::from_seed(SEED);
     let first: Vec<String> = (0..3).map(|_| pooled.mint().to_string()).collect();
+    assert_eq!(first, PINNED_AES);
+}
+
+fn hex16(hex: &str) -> [u8; 16] {
+    std::array::from_fn(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+}
+
+const PINNED_AES: [&str; 3] = [
+    "9392948e11ee0e906e03d5e174effe07",
+    "1155d026b5935bd02bed43a446ce9ac2",
+    "d082cfd6a1b3740aec516d1cc6419ca2",
+];
+
+#[test]
+fn chacha8_pool_from_seed_is_the_chacha8_keystream() {
+    let mut pool = ChaCha8Pool::from_seed(SEED);
+    let first: Vec<String> = (0..3).map(|_| pool.mint().to_string()).collect();
     assert_eq!(
         first,
         [
@@ -254,11 +403,11 @@ fn pooled_from_seed_is_the_chacha8_keystream() {
     // Across two refills, against an independent implementation (rand_chacha, ppv-lite86).
     use rand_chacha::rand_core::{Rng, SeedableRng};
     let mut reference = rand_chacha::ChaCha8Rng::from_seed(SEED);
-    let mut pooled = Pooled::from_seed(SEED);
+    let mut pool = ChaCha8Pool::from_seed(SEED);
     for i in 0..600 {
         let mut bytes = [0u8; 16];
         reference.fill_bytes(&mut bytes);
-        assert_eq!(pooled.mint().to_le_bytes(), bytes, "id {i}");
+        assert_eq!(pool.mint().to_le_bytes(), bytes, "id {i}");
     }
 }
 

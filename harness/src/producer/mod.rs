@@ -1,150 +1,190 @@
-//! `harness produce`: the Rust producer (SDK row `rust`). It speaks the contract in
-//! sdks/README.md: settings from flags or the environment, one JSON result line on stdout.
+//! `harness produce`: the Rust producer (SDK row `rust`, send path `lean`). It speaks the contract
+//! in sdks/README.md: settings from flags or the environment, one arm or several paired in one
+//! connection, one JSON result line on stdout. The plan, the block order, the injected work and
+//! the result line are shared with the released-client row (sdks/iggy).
 
 mod blocks;
-mod busy_wait;
 pub mod client;
+mod inject;
+mod result_line;
 mod settings;
+#[cfg(test)]
+mod tests;
 
 use std::hint::black_box;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use anyhow::bail;
 use bytes::BytesMut;
 use idgen::{Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
 
 pub use blocks::{BlockOrder, SplitMix64};
-pub use settings::{IdSource, Mode, Plan, ProduceArgs, ProducerResult, Workload};
+pub use inject::Inject;
+pub use result_line::{ArmResult, Lap, PairedResult, ProducerResult, Recorder, ResultLine};
+pub use settings::{Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, Row, SendPath};
+/// The former name of [`PayloadArgs`], until its last callers move.
+pub use settings::PayloadArgs as Workload;
 
-use crate::wire::{Operation, SendTarget, encode_send_messages};
+use crate::wire::{Operation, PayloadSpec, RequestHeader, SendTarget, encode_send_messages};
 use client::Client;
 
 const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
-/// `harness produce`: the contract's settings, and INJECT_NS for `harness calibrate`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct ProduceCommand {
-    #[command(flatten)]
-    pub args: ProduceArgs,
-    /// Busy-wait added to each message's minting, in ns; 0 adds nothing.
-    #[arg(long, env = "INJECT_NS", default_value_t = 0)]
-    pub inject_ns: u64,
+/// Where each message's ID comes from in the Rust row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdSource {
+    Mint(Strategy),
+    /// Minted with `fast` before the first send.
+    Preset,
+    /// Every frame, IDs included, built before the first send: the sink's ceiling.
+    Prebuilt,
 }
 
-/// Runs the producer (or the mint-only loop) as the settings say.
-pub fn run(args: &ProduceArgs) -> anyhow::Result<ProducerResult> {
-    run_injected(args, 0)
+/// The Rust row: every idgen strategy by name, `preset` and `prebuilt`, on the lean path.
+pub fn rust_row() -> Row<IdSource> {
+    let strategies = Strategy::ALL.iter().map(|&s| (s.name(), IdSource::Mint(s)));
+    Row { sdk: "rust", send_path: SendPath::Lean, msg_ids: strategies.chain([("preset", IdSource::Preset), ("prebuilt", IdSource::Prebuilt)]).collect() }
 }
 
-/// The same with a busy-wait of `inject_ns` per message inside the timed window.
-pub fn run_injected(args: &ProduceArgs, inject_ns: u64) -> anyhow::Result<ProducerResult> {
-    let plan = args.plan()?;
-    let busy_wait = busy_wait::BusyWait::calibrated(inject_ns);
-    let measure = |next_id: &mut dyn FnMut() -> [u8; 16]| match plan.mode {
-        Mode::Producer => produce(&plan, &args.server, next_id),
-        Mode::Mint => Ok(mint_loop(&plan, next_id)),
-    };
-    let timing = with_ids(&plan, |next_id| match &busy_wait {
-        None => measure(next_id),
-        Some(wait) => measure(&mut || {
-            wait.wait();
-            next_id()
-        }),
-    })?;
-    Ok(plan.result("rust", timing))
-}
-
-/// Calls `body` with the plan's ID source as a monomorphic closure, so the hot loop pays for
-/// the strategy itself and not for dynamic dispatch.
-fn with_ids<T>(plan: &Plan, body: impl FnOnce(&mut dyn FnMut() -> [u8; 16]) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    fn by<M: Mint>(mut m: M) -> impl FnMut() -> [u8; 16] {
-        move || m.mint().to_le_bytes()
+impl ProduceArgs {
+    /// The plan of a one-arm run of the Rust row with these settings, for callers that check
+    /// settings without running.
+    pub fn plan(&self) -> anyhow::Result<Plan<IdSource>> {
+        ProduceCommand::from(self.clone()).rust_plan()
     }
-    match plan.ids {
-        IdSource::Preset | IdSource::Prebuilt => {
-            // Every ID of the run minted before the first send: the zero-mint ceiling.
-            let ids: Vec<[u8; 16]> = (0..plan.messages).map(|_| idgen::mint().to_le_bytes()).collect();
-            let mut it = ids.into_iter();
-            body(&mut move || it.next().expect("one preset id per message"))
+}
+
+impl ProduceCommand {
+    /// The Rust row's plan: the contract's checks, and `prebuilt` alone.
+    pub fn rust_plan(&self) -> anyhow::Result<Plan<IdSource>> {
+        let plan = self.plan(&rust_row())?;
+        if plan.paired && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
+            bail!("MSG_ID=prebuilt cannot be paired: it builds every frame before the first send; run it with PAIRED=0");
         }
-        IdSource::Mint(Strategy::Fast) => body(&mut || idgen::mint().to_le_bytes()),
-        IdSource::Mint(Strategy::Pooled) => body(&mut by(Pooled::new())),
-        IdSource::Mint(Strategy::Xoshiro) => body(&mut by(Xoshiro::new())),
-        IdSource::Mint(Strategy::OsPool) => body(&mut by(OsPool::new())),
-        IdSource::Mint(Strategy::Uuid) => body(&mut by(UuidV4::new())),
-        IdSource::Mint(Strategy::ThreadRng) => body(&mut by(ThreadRngUuid::new())),
+        Ok(plan)
+    }
+
+    /// Runs the Rust producer (or the mint-only loop) as the settings say.
+    pub fn run(&self) -> anyhow::Result<ResultLine> {
+        let plan = self.rust_plan()?;
+        // preset arms mint every ID here, before the first block.
+        let mut minters: Vec<Box<dyn Minter>> = plan.arms.iter().map(|a| minter(a.source, plan.messages)).collect();
+        let recorder = match plan.mode {
+            Mode::Producer if plan.arms[0].source == IdSource::Prebuilt => replay(&plan, &self.args.server, &mut *minters[0])?,
+            Mode::Producer => produce(&plan, &self.args.server, &mut minters)?,
+            Mode::Mint => mint_loop(&plan, &mut minters),
+        };
+        Ok(plan.result(recorder))
     }
 }
 
-/// What the timed window measured.
-pub struct Timing {
-    pub elapsed_ns: u64,
-    pub rtt_ns: Vec<u64>,
+/// Runs one arm with no injected work: the one-arm line.
+pub fn run(args: &ProduceArgs) -> anyhow::Result<ProducerResult> {
+    match ProduceCommand::from(args.clone()).run()? {
+        ResultLine::One(result) => Ok(result),
+        ResultLine::Paired(_) => unreachable!("a ProduceArgs run has one arm"),
+    }
 }
 
-fn produce(plan: &Plan, server: &str, next_id: &mut dyn FnMut() -> [u8; 16]) -> anyhow::Result<Timing> {
+/// One arm's IDs, called once per batch so that the loop over the batch's IDs is compiled for
+/// the arm's own strategy, with no dynamic dispatch per ID.
+trait Minter {
+    fn encode(&mut self, frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec);
+    fn mint(&mut self, count: u32);
+}
+
+struct Ids<F>(F);
+
+impl<F: FnMut() -> [u8; 16]> Minter for Ids<F> {
+    fn encode(&mut self, frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec) {
+        encode_send_messages(frame, header, &TARGET, now_micros(), batch.first_seq, batch.count, payload, &mut self.0);
+    }
+
+    fn mint(&mut self, count: u32) {
+        for _ in 0..count {
+            black_box((self.0)());
+        }
+    }
+}
+
+fn minter(source: IdSource, messages: u64) -> Box<dyn Minter> {
+    fn ids(next: impl FnMut() -> [u8; 16] + 'static) -> Box<dyn Minter> {
+        Box::new(Ids(next))
+    }
+    fn by<M: Mint + 'static>(mut m: M) -> Box<dyn Minter> {
+        ids(move || m.mint().to_le_bytes())
+    }
+    match source {
+        IdSource::Preset | IdSource::Prebuilt => {
+            // Every ID of the arm minted before the first send: the zero-mint ceiling.
+            let mut preset = (0..messages).map(|_| idgen::mint().to_le_bytes()).collect::<Vec<_>>().into_iter();
+            ids(move || preset.next().expect("one preset id per message"))
+        }
+        IdSource::Mint(Strategy::Fast) => ids(|| idgen::mint().to_le_bytes()),
+        IdSource::Mint(Strategy::Pooled) => by(Pooled::new()),
+        IdSource::Mint(Strategy::Xoshiro) => by(Xoshiro::new()),
+        IdSource::Mint(Strategy::OsPool) => by(OsPool::new()),
+        IdSource::Mint(Strategy::Uuid) => by(UuidV4::new()),
+        IdSource::Mint(Strategy::ThreadRng) => by(ThreadRngUuid::new()),
+    }
+}
+
+/// Sends every batch of the schedule, each built by its arm's minter, one request in flight.
+fn produce(plan: &Plan<IdSource>, server: &str, minters: &mut [Box<dyn Minter>]) -> anyhow::Result<Recorder> {
     let mut client = Client::connect(server)?;
     client.login("mintbench-rust")?;
-    if plan.ids == IdSource::Prebuilt {
-        return replay(plan, client, next_id);
-    }
     let mut frame = BytesMut::with_capacity(plan.frame_capacity());
-    let mut rtt_ns = Vec::with_capacity(plan.timed_batches());
-    let mut start = Instant::now();
-    for (index, (first_seq, count)) in plan.batches().enumerate() {
-        if index == plan.warmup_batches() {
-            start = Instant::now();
-        }
+    let mut recorder = Recorder::new(plan);
+    for batch in plan.schedule() {
+        let start = Instant::now();
+        let injected_ns = plan.inject.spin(batch.arm, batch.count);
         frame.clear();
         let header = client.next_header(Operation::SendMessages);
-        encode_send_messages(&mut frame, &header, &TARGET, now_micros(), first_seq, count, &plan.payload, &mut *next_id);
+        minters[batch.arm].encode(&mut frame, &header, &batch, &plan.payload);
         let sent = Instant::now();
         client.request(&frame)?;
-        if index >= plan.warmup_batches() {
-            rtt_ns.push(sent.elapsed().as_nanos() as u64);
-        }
+        recorder.record(&batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
     }
-    let elapsed_ns = start.elapsed().as_nanos() as u64;
     client.logout()?;
-    Ok(Timing { elapsed_ns, rtt_ns })
+    Ok(recorder)
 }
 
 /// The sink's ceiling: every frame is built before the first send, so the timed loop only
 /// writes frames and waits for acks. The sink still checks every message.
-fn replay(plan: &Plan, mut client: Client, next_id: &mut dyn FnMut() -> [u8; 16]) -> anyhow::Result<Timing> {
-    let frames: Vec<BytesMut> = plan
-        .batches()
-        .map(|(first_seq, count)| {
+fn replay(plan: &Plan<IdSource>, server: &str, minter: &mut dyn Minter) -> anyhow::Result<Recorder> {
+    let mut client = Client::connect(server)?;
+    client.login("mintbench-rust")?;
+    let frames: Vec<(Batch, BytesMut)> = plan
+        .schedule()
+        .map(|batch| {
             let mut frame = BytesMut::with_capacity(plan.frame_capacity());
             let header = client.next_header(Operation::SendMessages);
-            encode_send_messages(&mut frame, &header, &TARGET, now_micros(), first_seq, count, &plan.payload, &mut *next_id);
-            frame
+            minter.encode(&mut frame, &header, &batch, &plan.payload);
+            (batch, frame)
         })
         .collect();
-    let (warmup, timed) = frames.split_at(plan.warmup_batches());
-    for frame in warmup {
-        client.request(frame)?;
-    }
-    let mut rtt_ns = Vec::with_capacity(timed.len());
-    let start = Instant::now();
-    for frame in timed {
+    let mut recorder = Recorder::new(plan);
+    for (batch, frame) in &frames {
+        let start = Instant::now();
+        let injected_ns = plan.inject.spin(batch.arm, batch.count);
         let sent = Instant::now();
         client.request(frame)?;
-        rtt_ns.push(sent.elapsed().as_nanos() as u64);
+        recorder.record(batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
     }
-    let elapsed_ns = start.elapsed().as_nanos() as u64;
     client.logout()?;
-    Ok(Timing { elapsed_ns, rtt_ns })
+    Ok(recorder)
 }
 
-fn mint_loop(plan: &Plan, next_id: &mut dyn FnMut() -> [u8; 16]) -> Timing {
-    for _ in 0..plan.warmup {
-        black_box(next_id());
+/// IDs per second with no network, minted batch by batch as the producer would.
+fn mint_loop(plan: &Plan<IdSource>, minters: &mut [Box<dyn Minter>]) -> Recorder {
+    let mut recorder = Recorder::new(plan);
+    for batch in plan.schedule() {
+        let start = Instant::now();
+        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        minters[batch.arm].mint(batch.count);
+        recorder.record(&batch, Lap { start, sent: None, acked: Instant::now(), injected_ns });
     }
-    let start = Instant::now();
-    for _ in plan.warmup..plan.messages {
-        black_box(next_id());
-    }
-    Timing { elapsed_ns: start.elapsed().as_nanos() as u64, rtt_ns: Vec::new() }
+    recorder
 }
 
 fn now_micros() -> u64 {

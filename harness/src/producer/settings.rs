@@ -1,12 +1,12 @@
-//! The producer's settings (flags or the contract's environment variables), checked once, and
-//! its result line.
+//! A producer's settings (flags or the contract's environment variables, sdks/README.md),
+//! checked once into a [`Plan`]: the arms, the batch layout and the order the batches go out in.
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use idgen::Strategy;
 use serde::{Deserialize, Serialize};
 
-use super::Timing;
+use super::blocks::BlockOrder;
+use super::inject::Inject;
 use crate::wire::{BATCH_HEADER_LEN, HEADER_LEN, MESSAGE_HEADER_LEN, PayloadSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
@@ -18,6 +18,26 @@ pub enum Mode {
     Mint,
 }
 
+/// SEND_PATH: whose per-message work surrounds the ID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SendPath {
+    /// Our producer: only the ID path is the SDK's.
+    Lean,
+    /// The real SDK's per-message work.
+    Faithful,
+}
+
+impl SendPath {
+    pub fn name(self) -> &'static str {
+        match self {
+            SendPath::Lean => "lean",
+            SendPath::Faithful => "faithful",
+        }
+    }
+}
+
+/// The settings of one run of one arm, as every caller that checks a layout needs them.
 #[derive(Args, Debug, Clone)]
 pub struct ProduceArgs {
     /// Sink address, host:port.
@@ -26,16 +46,17 @@ pub struct ProduceArgs {
     #[arg(long, env = "MODE", value_enum, default_value = "producer")]
     pub mode: Mode,
     /// ID strategy: uuid, threadrng, fast, xoshiro, ospool, pooled, preset (IDs minted before
-    /// the timed window) or prebuilt (whole frames built before it: the sink's ceiling).
+    /// the timed window) or prebuilt (whole frames built before it: the sink's ceiling). With
+    /// PAIRED=1 a comma list, one entry per arm.
     #[arg(long = "msg-id", env = "MSG_ID", default_value = "fast")]
     pub msg_id: String,
     #[command(flatten)]
-    pub workload: Workload,
+    pub workload: PayloadArgs,
 }
 
 /// The payload and batching of a run: shared by `harness produce` and `harness calibrate`.
 #[derive(Args, Debug, Clone)]
-pub struct Workload {
+pub struct PayloadArgs {
     /// Bits per packed payload value, 1..=64.
     #[arg(long, env = "BITS", default_value_t = 42)]
     pub bits: u32,
@@ -45,125 +66,197 @@ pub struct Workload {
     /// Messages per SEND_MESSAGES request.
     #[arg(long, env = "BATCH", default_value_t = 1000)]
     pub batch: u32,
-    /// Messages in the run, warm-up included.
+    /// Messages in the run, warm-up included (per arm in paired mode).
     #[arg(long, env = "MESSAGES", default_value_t = 1_000_000)]
     pub messages: u64,
-    /// Messages before the timed window (default: 10% of MESSAGES).
+    /// Messages before the timed window (default: 10% of MESSAGES; per arm in paired mode).
     #[arg(long, env = "WARMUP")]
     pub warmup: Option<u64>,
 }
 
-/// Where each message's ID comes from.
+/// Every setting of the contract: a run's [`ProduceArgs`] and how its arms are dealt and slowed.
+#[derive(Args, Debug, Clone)]
+pub struct ProduceCommand {
+    #[command(flatten)]
+    pub args: ProduceArgs,
+    /// 1: every arm of the MSG_ID list in one process and one connection, timed in blocks of
+    /// one batch per arm in a shuffled order; 0: one arm.
+    #[arg(long, env = "PAIRED", default_value = "0", action = clap::ArgAction::Set, value_parser = switch)]
+    pub paired: bool,
+    /// Seed of the block order in paired mode.
+    #[arg(long, env = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// lean or faithful [default: the producer's only path].
+    #[arg(long = "send-path", env = "SEND_PATH")]
+    pub send_path: Option<String>,
+    /// Injected work per message of the arm at INJECT_ARM, in ns (spun per batch); 0: none.
+    #[arg(long, env = "INJECT_NS", default_value_t = 0)]
+    pub inject_ns: u64,
+    /// 0-based index in the MSG_ID list of the arm that gets INJECT_NS.
+    #[arg(long, env = "INJECT_ARM", default_value_t = 0)]
+    pub inject_arm: usize,
+}
+
+fn switch(value: &str) -> Result<bool, String> {
+    match value {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err("it is 0 or 1".into()),
+    }
+}
+
+impl From<ProduceArgs> for ProduceCommand {
+    /// One arm, the producer's own send path, no injected work.
+    fn from(args: ProduceArgs) -> ProduceCommand {
+        ProduceCommand { args, paired: false, seed: 0, send_path: None, inject_ns: 0, inject_arm: 0 }
+    }
+}
+
+/// What a producer program accepts: its SDK row's name, its one send path and its MSG_ID
+/// names, each with the ID source `S` it stands for.
+pub struct Row<S> {
+    pub sdk: &'static str,
+    pub send_path: SendPath,
+    pub msg_ids: Vec<(&'static str, S)>,
+}
+
+/// One entry of the MSG_ID list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IdSource {
-    Mint(Strategy),
-    /// Minted with `fast` before the first send.
-    Preset,
-    /// Every frame, IDs included, built before the first send: the sink's ceiling.
-    Prebuilt,
+pub struct PlannedArm<S> {
+    pub msg_id: &'static str,
+    pub source: S,
 }
 
 /// Checked settings and the batch layout they imply.
-#[derive(Clone, Copy, Debug)]
-pub struct Plan {
+#[derive(Clone, Debug)]
+pub struct Plan<S> {
+    pub sdk: &'static str,
     pub mode: Mode,
-    pub msg_id_name: &'static str,
-    pub ids: IdSource,
+    pub arms: Vec<PlannedArm<S>>,
+    pub paired: bool,
+    pub seed: u64,
+    pub send_path: SendPath,
+    pub inject: Inject,
     pub payload: PayloadSpec,
     pub batch: u32,
+    /// Per arm, warm-up included.
     pub messages: u64,
-    /// Messages actually sent before the timed window: whole batches.
+    /// Messages per arm actually sent before the timed window: whole batches.
     pub warmup: u64,
 }
 
-impl ProduceArgs {
-    pub fn plan(&self) -> anyhow::Result<Plan> {
-        let ids = match self.msg_id.as_str() {
-            "preset" => IdSource::Preset,
-            "prebuilt" => IdSource::Prebuilt,
-            name => match name.parse::<Strategy>() {
-                Ok(s) => IdSource::Mint(s),
-                Err(_) => bail!("MSG_ID={name} is unknown; expected one of {}", msg_id_names().join(", ")),
-            },
+/// One batch of a run, in send order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Its position among the connection's batches, from 0.
+    pub index: usize,
+    pub block: usize,
+    pub arm: usize,
+    /// Past the warm-up blocks.
+    pub timed: bool,
+    /// The connection's sequence number of its first message.
+    pub first_seq: u64,
+    pub count: u32,
+}
+
+impl ProduceCommand {
+    pub fn plan<S: Copy>(&self, row: &Row<S>) -> anyhow::Result<Plan<S>> {
+        let (args, w) = (&self.args, &self.args.workload);
+        let names: Vec<&str> = if self.paired { args.msg_id.split(',').collect() } else { vec![args.msg_id.as_str()] };
+        let arms = names.iter().map(|name| row.arm(name)).collect::<anyhow::Result<Vec<_>>>()?;
+        if self.paired && arms.len() < 2 {
+            bail!("PAIRED=1 needs at least two arms; MSG_ID={} lists one", args.msg_id);
+        }
+        if self.paired && args.mode == Mode::Mint {
+            bail!("PAIRED=1 times batches sent to a sink; it needs MODE=producer");
+        }
+        let send_path = match self.send_path.as_deref() {
+            None => row.send_path,
+            Some(p) if p == row.send_path.name() => row.send_path,
+            Some(p @ ("lean" | "faithful")) => bail!("SEND_PATH={p} is not a path of SDK {}; it has {} only", row.sdk, row.send_path.name()),
+            Some(p) => bail!("SEND_PATH={p} is unknown; expected lean or faithful"),
         };
-        let msg_id_name = msg_id_names().into_iter().find(|n| *n == self.msg_id).expect("checked above");
-        let payload = PayloadSpec::new(self.workload.bits, self.workload.pack)?;
-        if self.workload.batch == 0 {
+        if self.inject_arm >= arms.len() {
+            bail!("INJECT_ARM={} is outside the MSG_ID list of {} arm(s); expected 0..={}", self.inject_arm, arms.len(), arms.len() - 1);
+        }
+        let payload = PayloadSpec::new(w.bits, w.pack)?;
+        if w.batch == 0 {
             bail!("BATCH=0 is out of range: it must be at least 1");
         }
-        if self.workload.messages < u64::from(self.workload.batch) {
-            bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", self.workload.messages, self.workload.batch);
+        if w.messages < u64::from(w.batch) {
+            bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", w.messages, w.batch);
         }
-        let requested = self.workload.warmup.unwrap_or(self.workload.messages / 10);
-        let batch = u64::from(self.workload.batch);
-        let warmup = (requested.div_ceil(batch) * batch).min(self.workload.messages);
-        if self.mode == Mode::Producer && warmup >= self.workload.messages {
-            bail!("WARMUP={requested} leaves no timed batch of MESSAGES={}", self.workload.messages);
+        let requested = w.warmup.unwrap_or(w.messages / 10);
+        let batch = u64::from(w.batch);
+        let warmup = (requested.div_ceil(batch) * batch).min(w.messages);
+        if args.mode == Mode::Producer && warmup >= w.messages {
+            bail!("WARMUP={requested} leaves no timed batch of MESSAGES={}", w.messages);
         }
-        Ok(Plan { mode: self.mode, msg_id_name, ids, payload, batch: self.workload.batch, messages: self.workload.messages, warmup })
+        Ok(Plan {
+            sdk: row.sdk,
+            mode: args.mode,
+            arms,
+            paired: self.paired,
+            seed: self.seed,
+            send_path,
+            inject: Inject { ns_per_message: self.inject_ns, arm: self.inject_arm },
+            payload,
+            batch: w.batch,
+            messages: w.messages,
+            warmup,
+        })
     }
 }
 
-/// Every MSG_ID the Rust producer knows.
-pub fn msg_id_names() -> Vec<&'static str> {
-    Strategy::ALL.iter().map(|s| s.name()).chain(["preset", "prebuilt"]).collect()
-}
-
-impl Plan {
-    /// (first sequence number, message count) of each batch, in order.
-    pub fn batches(&self) -> impl Iterator<Item = (u64, u32)> + use<> {
-        let (batch, messages) = (u64::from(self.batch), self.messages);
-        (0..messages.div_ceil(batch)).map(move |i| (i * batch, (messages - i * batch).min(batch) as u32))
+impl<S: Copy> Row<S> {
+    fn arm(&self, name: &str) -> anyhow::Result<PlannedArm<S>> {
+        match self.msg_ids.iter().find(|(n, _)| *n == name) {
+            Some(&(msg_id, source)) => Ok(PlannedArm { msg_id, source }),
+            // Only a one-arm run sees the commas: paired mode split the list.
+            None if name.contains(',') => bail!("MSG_ID={name} lists several arms; they need PAIRED=1"),
+            None => bail!("MSG_ID={name} is unknown; expected one of {}", self.names().join(", ")),
+        }
     }
 
-    pub fn warmup_batches(&self) -> usize {
+    pub fn names(&self) -> Vec<&'static str> {
+        self.msg_ids.iter().map(|(n, _)| *n).collect()
+    }
+}
+
+impl<S> Plan<S> {
+    /// Blocks in the run: one batch per arm each.
+    pub fn blocks(&self) -> usize {
+        self.messages.div_ceil(u64::from(self.batch)) as usize
+    }
+
+    pub fn warmup_blocks(&self) -> usize {
         (self.warmup / u64::from(self.batch)) as usize
     }
 
-    pub fn timed_batches(&self) -> usize {
-        self.messages.div_ceil(u64::from(self.batch)) as usize - self.warmup_batches()
+    pub fn timed_blocks(&self) -> usize {
+        self.blocks() - self.warmup_blocks()
+    }
+
+    /// Every batch of the run in send order: block after block, the arms of each block in
+    /// [`BlockOrder`]'s order for the seed (with one arm, simply one batch per block).
+    pub fn schedule(&self) -> impl Iterator<Item = Batch> + use<S> {
+        let (batch, messages, arms, warmup_blocks) = (u64::from(self.batch), self.messages, self.arms.len(), self.warmup_blocks());
+        BlockOrder::new(self.seed, arms).take(self.blocks()).enumerate().flat_map(move |(block, order)| {
+            let count = (messages - block as u64 * batch).min(batch);
+            order.into_iter().enumerate().map(move |(position, arm)| Batch {
+                index: block * arms + position,
+                block,
+                arm,
+                timed: block >= warmup_blocks,
+                first_seq: (block * arms) as u64 * batch + position as u64 * count,
+                count: count as u32,
+            })
+        })
     }
 
     pub fn frame_capacity(&self) -> usize {
         HEADER_LEN + 26 + BATCH_HEADER_LEN + self.batch as usize * (MESSAGE_HEADER_LEN + self.payload.len())
     }
-
-    pub fn result(&self, sdk: &str, timing: Timing) -> ProducerResult {
-        let timed = self.messages - self.warmup;
-        let mut rtt = timing.rtt_ns;
-        rtt.sort_unstable();
-        let pct = |p: f64| (!rtt.is_empty()).then(|| rtt[((rtt.len() as f64 * p).ceil() as usize).clamp(1, rtt.len()) - 1]);
-        ProducerResult {
-            sdk: sdk.to_owned(),
-            msg_id: self.msg_id_name.to_owned(),
-            messages: self.messages,
-            warmup: self.warmup,
-            timed_messages: timed,
-            elapsed_ns: timing.elapsed_ns,
-            msgs_per_sec: timed as f64 / (timing.elapsed_ns.max(1) as f64 / 1e9),
-            rtt_p50_ns: pct(0.50),
-            rtt_p99_ns: pct(0.99),
-            rtt_p999_ns: pct(0.999),
-        }
-    }
-}
-
-/// The one JSON line every producer prints (sdks/README.md).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ProducerResult {
-    pub sdk: String,
-    pub msg_id: String,
-    pub messages: u64,
-    pub warmup: u64,
-    pub timed_messages: u64,
-    pub elapsed_ns: u64,
-    pub msgs_per_sec: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rtt_p50_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rtt_p99_ns: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rtt_p999_ns: Option<u64>,
 }
 
 #[cfg(test)]
@@ -174,27 +267,44 @@ mod tests {
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
-        args: ProduceArgs,
+        cmd: ProduceCommand,
     }
 
-    fn plan(flags: &[&str]) -> anyhow::Result<Plan> {
-        Cli::try_parse_from(["produce"].iter().chain(flags)).unwrap().args.plan()
+    fn row() -> Row<u8> {
+        Row { sdk: "test", send_path: SendPath::Lean, msg_ids: vec![("uuid", 0), ("fast", 1), ("preset", 2)] }
+    }
+
+    fn plan(flags: &[&str]) -> anyhow::Result<Plan<u8>> {
+        Cli::try_parse_from(["produce"].iter().chain(flags)).unwrap().cmd.plan(&row())
+    }
+
+    fn err(flags: &[&str]) -> String {
+        plan(flags).unwrap_err().to_string()
     }
 
     #[test]
     fn warmup_rounds_up_to_whole_batches() {
         let p = plan(&["--messages", "10500", "--batch", "1000", "--warmup", "1500"]).unwrap();
         assert_eq!(p.warmup, 2000);
-        assert_eq!((p.warmup_batches(), p.timed_batches()), (2, 9));
-        let batches: Vec<_> = p.batches().collect();
+        assert_eq!((p.warmup_blocks(), p.timed_blocks()), (2, 9));
+        let batches: Vec<_> = p.schedule().collect();
         assert_eq!(batches.len(), 11);
-        assert_eq!(batches[10], (10_000, 500), "the last batch is shorter");
+        assert_eq!((batches[10].first_seq, batches[10].count), (10_000, 500), "the last batch is shorter");
+        assert_eq!(batches.iter().filter(|b| b.timed).count(), 9);
+    }
+
+    #[test]
+    fn absent_settings_mean_one_arm_on_the_rows_path_without_injection() {
+        let p = plan(&[]).unwrap();
+        assert_eq!((p.paired, p.seed, p.send_path, p.inject), (false, 0, SendPath::Lean, Inject { ns_per_message: 0, arm: 0 }));
+        assert_eq!(p.arms, [PlannedArm { msg_id: "fast", source: 1 }]);
     }
 
     #[test]
     fn bad_settings_name_the_setting() {
-        let err = |flags: &[&str]| plan(flags).unwrap_err().to_string();
-        assert!(err(&["--msg-id", "nope"]).starts_with("MSG_ID=nope is unknown"));
+        assert_eq!(err(&["--msg-id", "nope"]), "MSG_ID=nope is unknown; expected one of uuid, fast, preset");
+        assert_eq!(err(&["--paired", "1", "--msg-id", "fast,nope"]), "MSG_ID=nope is unknown; expected one of uuid, fast, preset");
+        assert!(err(&["--msg-id", "fast,uuid"]).starts_with("MSG_ID=fast,uuid lists several arms; they need PAIRED=1"));
         assert!(err(&["--bits", "65"]).starts_with("BITS=65"));
         assert!(err(&["--bits", "0"]).starts_with("BITS=0"));
         assert!(err(&["--pack", "0"]).starts_with("PACK=0"));
@@ -204,11 +314,41 @@ mod tests {
     }
 
     #[test]
-    fn percentiles_pick_nearest_rank() {
-        let p = plan(&["--messages", "2000", "--batch", "1000"]).unwrap();
-        let r = p.result("rust", Timing { elapsed_ns: 1_000_000_000, rtt_ns: (1..=1000).rev().collect() });
-        assert_eq!((r.rtt_p50_ns, r.rtt_p99_ns, r.rtt_p999_ns), (Some(500), Some(990), Some(999)));
-        assert_eq!(r.timed_messages, 1000);
-        assert_eq!(r.msgs_per_sec, 1000.0);
+    fn paired_needs_two_arms_and_the_producer_mode() {
+        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("PAIRED=1 needs at least two arms; MSG_ID=fast lists one"));
+        assert!(err(&["--paired", "1", "--msg-id", "fast,uuid", "--mode", "mint"]).starts_with("PAIRED=1 times batches sent to a sink"));
+        assert!(Cli::try_parse_from(["produce", "--paired", "2"]).is_err());
+    }
+
+    #[test]
+    fn inject_arm_must_name_an_arm() {
+        assert!(err(&["--inject-arm", "1"]).starts_with("INJECT_ARM=1 is outside the MSG_ID list of 1 arm(s); expected 0..=0"));
+        assert!(err(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "2"]).starts_with("INJECT_ARM=2 is outside the MSG_ID list of 2 arm(s)"));
+        let p = plan(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "1", "--inject-ns", "50"]).unwrap();
+        assert_eq!(p.inject, Inject { ns_per_message: 50, arm: 1 });
+    }
+
+    #[test]
+    fn a_send_path_the_row_lacks_is_refused() {
+        assert_eq!(plan(&["--send-path", "lean"]).unwrap().send_path, SendPath::Lean);
+        assert_eq!(err(&["--send-path", "faithful"]), "SEND_PATH=faithful is not a path of SDK test; it has lean only");
+        assert_eq!(err(&["--send-path", "quick"]), "SEND_PATH=quick is unknown; expected lean or faithful");
+    }
+
+    #[test]
+    fn paired_blocks_deal_one_batch_per_arm_in_the_seeds_order() {
+        let p = plan(&["--paired", "1", "--msg-id", "fast,uuid,fast", "--seed", "42", "--messages", "2500", "--batch", "1000", "--warmup", "1"]).unwrap();
+        assert_eq!(p.arms.iter().map(|a| a.source).collect::<Vec<_>>(), [1, 0, 1], "each entry its own arm, duplicates kept");
+        assert_eq!((p.blocks(), p.warmup_blocks(), p.timed_blocks(), p.warmup), (3, 1, 2, 1000));
+        let batches: Vec<Batch> = p.schedule().collect();
+        let orders: Vec<Vec<usize>> = batches.chunks(3).map(|block| block.iter().map(|b| b.arm).collect()).collect();
+        assert_eq!(orders, BlockOrder::new(42, 3).take(3).collect::<Vec<_>>());
+        let mut next_seq = 0;
+        for (index, b) in batches.iter().enumerate() {
+            assert_eq!((b.index, b.block, b.timed, b.first_seq), (index, index / 3, index >= 3, next_seq), "{b:?}");
+            assert_eq!(b.count, if b.block == 2 { 500 } else { 1000 });
+            next_seq += u64::from(b.count);
+        }
+        assert_eq!(next_seq, 3 * 2500, "the connection numbers every arm's messages in send order");
     }
 }

@@ -13,7 +13,7 @@ use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
 use crate::producer::{Mode, ProducerResult};
-use crate::sink::{CountsSnapshot, Sink, SinkSettings};
+use crate::sink::{DeliverySnapshot, Sink, SinkSettings};
 use crate::wire::PayloadSpec;
 
 /// Result-line fields an SDK may add (sdks/README.md); absent ones are simply not shown.
@@ -44,7 +44,7 @@ impl Lab {
 
     /// One producer run of `arm`; under strace, its summary written there, when `strace_to`
     /// is given. Returns what the producer reported, checked against what the sink counted.
-    pub fn run(&mut self, settings: &Settings, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<CountsSnapshot>) {
+    pub fn run(&mut self, settings: &Settings, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<DeliverySnapshot>) {
         let command = match sdk::find(&arm.sdk).and_then(|s| s.command(&self.root)) {
             Ok(command) => command,
             Err(e) => return (Outcome::Failed(format!("{e:#}")), None),
@@ -166,7 +166,7 @@ mod tests {
     const SIZE: Size = Size { messages: 2000, warmup: 1000 };
 
     fn line(msg_id: &str, messages: u64, msgs_per_sec: f64) -> String {
-        format!(r#"{{"sdk":"x","msg_id":"{msg_id}","messages":{messages},"warmup":1000,"timed_messages":1000,"elapsed_ns":5,"msgs_per_sec":{msgs_per_sec},"alloc_bytes_per_msg":2.5}}"#)
+        format!(r#"{{"sdk":"x","msg_id":"{msg_id}","send_path":"lean","messages":{messages},"warmup":1000,"timed_messages":1000,"elapsed_ns":5,"msgs_per_sec":{msgs_per_sec},"injected_ns":0,"alloc_bytes_per_msg":2.5}}"#)
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::producer::ProducerResult;
-use crate::sink::CountsSnapshot;
+use crate::sink::DeliverySnapshot;
 use crate::stats::Summary;
 
 /// The control: the Rust producer with the Iggy Rust SDK's own mint path, as two identical arms.
@@ -50,7 +50,7 @@ pub struct RunRecord {
     pub failed: Option<String>,
     /// What the sink counted during this run (absent in mint mode).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sink: Option<CountsSnapshot>,
+    pub sink: Option<DeliverySnapshot>,
 }
 
 /// What one producer process gave: its checked result line, or why there is none.
@@ -104,7 +104,7 @@ impl fmt::Display for Warning {
 }
 
 impl RunRecord {
-    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<CountsSnapshot>) -> RunRecord {
+    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
         let (result, alloc_bytes_per_msg, failed) = match outcome {
             Outcome::Ok(m) => (Some(m.result), m.alloc_bytes_per_msg, None),
             Outcome::Failed(why) => (None, None, Some(why)),
@@ -194,11 +194,13 @@ pub mod fixtures {
                 result: Some(ProducerResult {
                     sdk: sdk.into(),
                     msg_id: msg_id.into(),
+                    send_path: crate::producer::SendPath::Lean,
                     messages: 1000,
                     warmup: 100,
                     timed_messages: 900,
                     elapsed_ns: 1,
                     msgs_per_sec,
+                    injected_ns: 0,
                     rtt_p50_ns: Some(40_000),
                     rtt_p99_ns: Some(90_000),
                     rtt_p999_ns: Some(150_000),

@@ -74,7 +74,7 @@ pub const SDKS: &[Sdk] = &[
         // The released Iggy Rust client: `sdk` is its own UUIDv4 path (id 0), `uuid` an alias.
         msg_ids: &["sdk", "uuid", "fast", "preset"],
         needs: &["cargo"],
-        build: Some("iggy-producer/build.sh"),
+        build: Some("sdks/iggy/build.sh"),
         producer: &["target/release/iggy-producer"],
         version: &["rustc", "--version"],
     },

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::model::Size;
 use super::sdk::{self, SDKS, Sdk};
-use crate::producer::{Mode, ProduceArgs, Workload};
+use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
 /// One setting.
 pub struct Setting {
@@ -562,7 +562,7 @@ impl Layer {
             server: String::new(),
             mode: s.mode,
             msg_id: "fast".into(),
-            workload: Workload { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
+            workload: PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
         }
         .plan()?;
         s.warmup = plan.warmup;

@@ -8,13 +8,13 @@ use bytes::BytesMut;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::catalog::Catalog;
-use super::counts::{Counts, Tally};
+use super::catalog::{Catalog, MAX_PARTITIONS};
+use super::delivery::{Delivery, Tally};
 use super::{Sink, SinkSettings};
 use crate::wire::{
-    BatchError, HEADER_LEN, MetadataError, Operation, PayloadSpec, RequestHeader, command, decode_create_stream, decode_create_topic,
-    decode_get_partition_route, decode_get_stream, decode_get_topic, decode_send_messages, encode_cluster_metadata,
-    encode_login_reply_body, encode_partition_route, encode_reply, status,
+    HEADER_LEN, MetadataError, Operation, PayloadSpec, Protocol, RequestHeader, command, decode_create_stream, decode_create_topic,
+    decode_get_partition_route, decode_get_stream, decode_get_topic, decode_send_messages, encode_login_reply_body,
+    encode_partition_route, encode_reply, login_version, status,
 };
 
 /// The incarnation every partition route names; the sink never moves a partition.
@@ -32,7 +32,9 @@ pub enum Closed {
 
 pub struct Connection {
     stream: TcpStream,
-    counts: Arc<Counts>,
+    /// The client's address, for log lines.
+    peer: SocketAddr,
+    delivery: Arc<Delivery>,
     catalog: Arc<Mutex<Catalog>>,
     /// The sink's address, the one node of the cluster metadata it reports.
     local: SocketAddr,
@@ -40,28 +42,40 @@ pub struct Connection {
     /// The expected payloads; None counts messages without checking them.
     spec: Option<PayloadSpec>,
     session: u64,
-    next_seq: u64,
+    /// The layout of the metadata replies: the one the login announced.
+    protocol: Protocol,
+    /// The next sequence number expected on each partition, by partition id.
+    next_seq: Vec<u64>,
+    /// Messages accepted on this connection, checked or not.
+    delivered: u64,
+    /// Whether the one line about this connection's payloads has been logged.
+    warned: bool,
     body: Vec<u8>,
     reply: BytesMut,
 }
 
 impl Connection {
-    pub fn new(stream: TcpStream, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64) -> Self {
+    pub fn new(stream: TcpStream, peer: SocketAddr, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64) -> Self {
         Connection {
             stream,
-            counts: sink.counts.clone(),
+            peer,
+            delivery: sink.delivery.clone(),
             catalog: sink.catalog.clone(),
             local: sink.addr,
             settings,
             spec,
             session,
-            next_seq: 0,
+            protocol: Protocol::default(),
+            next_seq: Vec::new(),
+            delivered: 0,
+            warned: false,
             body: Vec::new(),
             reply: BytesMut::with_capacity(512),
         }
     }
 
-    /// Serves frames until the client leaves, idles too long or breaks the framing.
+    /// Serves frames until the client leaves, idles too long or breaks the framing; returns why
+    /// it ended and the messages it delivered.
     pub async fn serve(mut self) -> (Closed, u64) {
         let closed = loop {
             let mut head = [0u8; HEADER_LEN];
@@ -75,9 +89,9 @@ impl Connection {
             let mut tally = Tally { bytes: u64::from(request.size), ..Tally::default() };
             if (request.size as usize) < HEADER_LEN || request.size > self.settings.max_frame {
                 tally.rejected_frames = 1;
-                self.counts.add(&tally);
+                self.delivery.add(&tally);
                 self.reply.clear();
-                encode_reply(&mut self.reply, &request, status::INVALID_FRAME_SIZE, &[]);
+                encode_reply(&mut self.reply, &request, status::COMMAND_LENGTH_ERROR, &[]);
                 let _ = self.stream.write_all(&self.reply).await;
                 break Closed::BadFrameSize(request.size);
             }
@@ -90,7 +104,7 @@ impl Connection {
                 Ok(Ok(_)) => {}
             }
             let logout = self.answer(&request, &mut tally);
-            self.counts.add(&tally);
+            self.delivery.add(&tally);
             if let Err(e) = self.stream.write_all(&self.reply).await {
                 break Closed::Io(e.to_string());
             }
@@ -98,7 +112,7 @@ impl Connection {
                 break Closed::ByClient;
             }
         };
-        (closed, self.next_seq)
+        (closed, self.delivered)
     }
 
     /// Builds the reply to one request in `self.reply`; returns whether the client logged out.
@@ -107,10 +121,7 @@ impl Connection {
         let mut body = BytesMut::new();
         let (status, logout) = match request.operation {
             Operation::SendMessages => (self.accept_batch(tally), false),
-            Operation::Login => {
-                encode_login_reply_body(&mut body, 1, self.session, concat!("mintbench-sink ", env!("CARGO_PKG_VERSION")));
-                (status::OK, false)
-            }
+            Operation::Login => (self.login(&mut body), false),
             Operation::NonReplicated(command::PING) => (status::OK, false),
             Operation::Logout => (status::OK, true),
             Operation::NonReplicated(code) => (self.answer_query(code, &mut body), false),
@@ -124,7 +135,24 @@ impl Connection {
         logout
     }
 
-    /// The read-only metadata requests; a malformed body is an invalid command.
+    /// Answers in the protocol the client announces; one the sink does not speak is refused.
+    fn login(&mut self, body: &mut BytesMut) -> u32 {
+        let Some(protocol) = login_version(&self.body).and_then(Protocol::from_version) else {
+            let version = login_version(&self.body).unwrap_or(0);
+            eprintln!(
+                "sink: {} logged in with protocol version {version:#x}; the sink speaks {:#x} (0.11.0) and {:#x} (0.12.2)",
+                self.peer,
+                Protocol::V0_11.version(),
+                Protocol::V0_12.version()
+            );
+            return status::INCOMPATIBLE_PROTOCOL_VERSION;
+        };
+        self.protocol = protocol;
+        encode_login_reply_body(body, protocol, 1, self.session, concat!("mintbench-sink ", env!("CARGO_PKG_VERSION")));
+        status::OK
+    }
+
+    /// The read-only metadata requests.
     fn answer_query(&self, code: u32, body: &mut BytesMut) -> u32 {
         self.query(code, body).unwrap_or_else(|e| self.refused(code, &e))
     }
@@ -133,12 +161,12 @@ impl Connection {
         let catalog = self.catalog.lock().expect("no connection panics holding the catalog");
         match code {
             command::GET_CLUSTER_METADATA => {
-                encode_cluster_metadata(body, "mintbench-sink", &self.local.ip().to_string(), self.local.port());
+                self.protocol.encode_cluster_metadata(body, "mintbench-sink", &self.local.ip().to_string(), self.local.port());
             }
-            command::GET_STREAM => catalog.get_stream(body, &decode_get_stream(&self.body)?),
+            command::GET_STREAM => catalog.get_stream(body, self.protocol, &decode_get_stream(&self.body)?),
             command::GET_TOPIC => {
                 let (stream, topic) = decode_get_topic(&self.body)?;
-                catalog.get_topic(body, &stream, &topic);
+                catalog.get_topic(body, self.protocol, &stream, &topic);
             }
             command::GET_PARTITION_ROUTE => {
                 let (stream, topic, partition) = decode_get_partition_route(&self.body)?;
@@ -158,8 +186,8 @@ impl Connection {
         body.extend_from_slice(&0u32.to_le_bytes());
         let mut catalog = self.catalog.lock().expect("no connection panics holding the catalog");
         let created = match operation {
-            Operation::CreateStream => decode_create_stream(&self.body).map(|name| catalog.create_stream(body, name)),
-            _ => decode_create_topic(&self.body).map(|t| catalog.create_topic(body, &t.stream, t.name, t.partitions)),
+            Operation::CreateStream => decode_create_stream(&self.body).map(|name| catalog.create_stream(body, self.protocol, name)),
+            _ => decode_create_topic(&self.body).map(|t| catalog.create_topic(body, self.protocol, &t.stream, t.name, t.partitions)),
         };
         match created {
             Ok(Ok(())) => status::OK,
@@ -169,8 +197,8 @@ impl Connection {
     }
 
     fn refused(&self, code: u32, e: &MetadataError) -> u32 {
-        eprintln!("sink: refused a request (code {code}): {e}");
-        status::INVALID_COMMAND
+        eprintln!("sink: refused a request (code {code}) from {}: {e}", self.peer);
+        e.status()
     }
 
     fn accept_batch(&mut self, tally: &mut Tally) -> u32 {
@@ -181,42 +209,73 @@ impl Connection {
                 if e.is_checksum() {
                     tally.checksum_failures = 1;
                 }
-                eprintln!("sink: refused a batch: {e}");
-                return batch_error_status(&e);
+                eprintln!("sink: refused a batch from {}: {e}", self.peer);
+                return e.status();
             }
         };
+        // Balanced and keyed batches land on partition 0, a choice a server may make.
+        let partition = batch.partition.unwrap_or(0);
+        if partition >= MAX_PARTITIONS {
+            tally.rejected_frames = 1;
+            return status::PARTITION_NOT_FOUND;
+        }
         tally.batches = 1;
+        tally.partition.partition = partition;
         let Some(spec) = self.spec else {
-            tally.messages = u64::from(batch.count);
+            tally.partition.messages = u64::from(batch.count);
+            self.delivered += u64::from(batch.count);
             return status::OK;
         };
-        let mut clean = true;
+        if self.next_seq.len() <= partition as usize {
+            self.next_seq.resize(partition as usize + 1, 0);
+        }
+        let (mut foreign, mut out_of_order) = (None, false);
+        let index = partition as usize;
         for (_, payload) in batch.messages() {
-            match spec.offset_from(self.next_seq, payload) {
+            let expected = self.next_seq[index];
+            let seen = &mut tally.partition;
+            match spec.offset_from(expected, payload) {
                 Some(0) => {
-                    tally.messages += 1;
-                    self.next_seq += 1;
+                    seen.messages += 1;
+                    self.next_seq[index] += 1;
                 }
-                Some(ahead) if ahead > 0 => {
-                    tally.gaps += ahead as u64;
-                    tally.messages += 1;
-                    self.next_seq += ahead as u64 + 1;
-                    clean = false;
-                }
-                Some(_) => {
-                    tally.duplicates += 1;
-                    clean = false;
+                Some(offset) => {
+                    let got = expected.wrapping_add_signed(offset);
+                    if offset > 0 {
+                        seen.gaps += offset as u64;
+                        seen.messages += 1;
+                        self.next_seq[index] += offset as u64 + 1;
+                    } else {
+                        seen.duplicates += 1;
+                    }
+                    out_of_order = true;
+                    let what = if offset > 0 { "messages lost" } else { "a repeat" };
+                    warn_once(&mut self.warned, self.peer, self.session, || format!("partition {partition} expected message {expected} and got {got}: {what}"));
                 }
                 None => {
                     tally.unexpected_payloads += 1;
-                    clean = false;
+                    foreign = Some(if payload.len() == spec.len() { status::INVALID_FORMAT } else { status::INVALID_MESSAGE_PAYLOAD_LENGTH });
+                    warn_once(&mut self.warned, self.peer, self.session, || {
+                        format!(
+                            "a payload of {} bytes is not the contract's (sdks/README.md): message {expected} on partition {partition} is {} bytes of BITS={} PACK={}; a client that sends its own payloads needs `harness sink --no-verify`",
+                            payload.len(),
+                            spec.len(),
+                            spec.bits(),
+                            spec.pack()
+                        )
+                    });
                 }
             }
         }
-        if clean { status::OK } else { status::UNEXPECTED_PAYLOAD }
+        self.delivered += tally.partition.messages;
+        foreign.unwrap_or(if out_of_order { status::PRODUCER_SEQUENCE_OUT_OF_ORDER } else { status::OK })
     }
 }
 
-fn batch_error_status(e: &BatchError) -> u32 {
-    if e.is_checksum() { status::INVALID_CHECKSUM } else { status::INVALID_MESSAGES }
+/// Logs the first payload problem of a connection, and only that one.
+fn warn_once(warned: &mut bool, peer: SocketAddr, session: u64, line: impl FnOnce() -> String) {
+    if !*warned {
+        *warned = true;
+        eprintln!("sink: {peer} (connection {session}): {}", line());
+    }
 }

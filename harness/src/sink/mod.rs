@@ -1,9 +1,10 @@
-//! The sink: a TCP server speaking Iggy's wire format for the producer path. It validates every
-//! batch as Iggy's server does and checks that each message arrived exactly once, in order.
+//! The sink: a TCP server speaking Iggy's wire format for the producer path (sdks/WIRE.md). It
+//! validates every batch as Iggy's server does and checks that each message arrived exactly
+//! once, in order, per connection and partition.
 
 mod catalog;
 mod connection;
-mod counts;
+mod delivery;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -13,7 +14,10 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::net::TcpListener;
 
-pub use counts::{Counts, CountsSnapshot};
+pub use delivery::{Delivery, DeliverySnapshot, PartitionDelivery};
+
+/// The snapshot's name before it became [`DeliverySnapshot`]; kept while callers move over.
+pub type CountsSnapshot = DeliverySnapshot;
 
 use crate::wire::PayloadSpec;
 use catalog::Catalog;
@@ -41,7 +45,7 @@ impl Default for SinkSettings {
 #[derive(Clone)]
 pub struct Sink {
     pub addr: SocketAddr,
-    counts: Arc<Counts>,
+    delivery: Arc<Delivery>,
     catalog: Arc<Mutex<Catalog>>,
 }
 
@@ -49,7 +53,7 @@ impl Sink {
     /// Binds `addr`; fails at once (e.g. the port is in use) rather than when serving.
     pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
-        let sink = Sink { addr: listener.local_addr()?, counts: Arc::default(), catalog: Arc::default() };
+        let sink = Sink { addr: listener.local_addr()?, delivery: Arc::default(), catalog: Arc::default() };
         let serving = serve(listener, sink.clone(), settings, expected);
         Ok((sink, serving))
     }
@@ -78,13 +82,19 @@ impl Sink {
         rx.recv().map_err(|_| anyhow::anyhow!("the sink thread ended before listening"))?
     }
 
-    pub fn counts(&self) -> CountsSnapshot {
-        self.counts.snapshot()
+    /// What the sink has delivered since it started; `.since(&before)` is one run's share.
+    pub fn delivery(&self) -> DeliverySnapshot {
+        self.delivery.snapshot()
+    }
+
+    /// [`Sink::delivery`] under its former name; kept while callers move over.
+    pub fn counts(&self) -> DeliverySnapshot {
+        self.delivery()
     }
 }
 
 /// Accepts connections for ever; each checks its payloads against `expected` (None: counts
-/// messages without checking them).
+/// messages without checking them, for clients that send their own).
 async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>) {
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let open = Arc::new(AtomicUsize::new(0));
@@ -112,9 +122,9 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
             turned_away = 0;
         }
         let _ = stream.set_nodelay(true);
-        sink.counts.connection_opened();
+        sink.delivery.connection_opened();
         let slot = OpenSlot::take(&open);
-        let connection = Connection::new(stream, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed));
+        let connection = Connection::new(stream, peer, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed));
         tokio::spawn(async move {
             let _slot = slot;
             let (closed, messages) = connection.serve().await;

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 
-use super::{CountsSnapshot, Sink, SinkSettings};
+use super::{DeliverySnapshot, Sink, SinkSettings};
 use crate::producer::client::Client;
 use crate::producer::{self, ProduceArgs};
-use crate::wire::{HEADER_LEN, Operation, PayloadSpec, ReplyHeader, SendTarget, encode_send_messages, status};
+use crate::wire::{HEADER_LEN, Operation, PayloadSpec, Protocol, ReplyHeader, SendTarget, encode_send_messages, status};
 
 const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
@@ -24,9 +24,13 @@ fn sink() -> Sink {
 }
 
 fn batch(client: &mut Client, first_seq: u64, count: u32) -> BytesMut {
+    batch_to(client, &TARGET, first_seq, count, &spec())
+}
+
+fn batch_to(client: &mut Client, target: &SendTarget, first_seq: u64, count: u32, spec: &PayloadSpec) -> BytesMut {
     let mut frame = BytesMut::new();
     let header = client.next_header(Operation::SendMessages);
-    encode_send_messages(&mut frame, &header, &TARGET, 1, first_seq, count, &spec(), || idgen::mint().to_le_bytes());
+    encode_send_messages(&mut frame, &header, target, 1, first_seq, count, spec, || idgen::mint().to_le_bytes());
     frame
 }
 
@@ -50,15 +54,15 @@ fn status_in(e: &anyhow::Error) -> u32 {
 }
 
 /// Waits until the sink has counted what the client sent (connections are served concurrently).
-fn settled(sink: &Sink, until: impl Fn(&CountsSnapshot) -> bool) -> CountsSnapshot {
+fn settled(sink: &Sink, until: impl Fn(&DeliverySnapshot) -> bool) -> DeliverySnapshot {
     for _ in 0..200 {
-        let c = sink.counts();
-        if until(&c) {
-            return c;
+        let d = sink.delivery();
+        if until(&d) {
+            return d;
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    sink.counts()
+    sink.delivery()
 }
 
 #[test]
@@ -72,7 +76,7 @@ fn fifty_thousand_messages_arrive_exactly_once() {
     };
     let result = producer::run(&args).unwrap();
     assert_eq!((result.messages, result.timed_messages), (50_000, 45_000));
-    let counts = sink.counts();
+    let counts = sink.delivery();
     assert_eq!(counts.delivery_problem(50_000), None, "{counts:?}");
     assert_eq!(counts.batches, 50);
 }
@@ -84,10 +88,10 @@ fn repeated_and_skipped_messages_are_counted_and_refused() {
     let first = batch(&mut c, 0, 10);
     assert_eq!(status_of(&mut c, &first), status::OK);
     let again = batch(&mut c, 0, 10);
-    assert_eq!(status_of(&mut c, &again), status::UNEXPECTED_PAYLOAD);
+    assert_eq!(status_of(&mut c, &again), status::PRODUCER_SEQUENCE_OUT_OF_ORDER);
     let skipped = batch(&mut c, 15, 5);
-    assert_eq!(status_of(&mut c, &skipped), status::UNEXPECTED_PAYLOAD);
-    let counts = sink.counts();
+    assert_eq!(status_of(&mut c, &skipped), status::PRODUCER_SEQUENCE_OUT_OF_ORDER);
+    let counts = sink.delivery();
     assert_eq!((counts.messages, counts.duplicates, counts.gaps), (15, 10, 5));
     assert!(counts.delivery_problem(20).is_some());
 }
@@ -97,11 +101,13 @@ fn malformed_batches_get_an_error_status_and_the_connection_goes_on() {
     let sink = sink();
     let mut c = logged_in(&sink);
     let message_at = HEADER_LEN + 26 + 256;
-    let cases: [(&str, usize, u32); 4] = [
-        ("payload bit", message_at + 48, status::INVALID_CHECKSUM),
-        ("origin timestamp", HEADER_LEN + 26 + 24, status::INVALID_CHECKSUM),
-        ("message count", HEADER_LEN + 22, status::INVALID_MESSAGES),
-        ("reserved byte", message_at + 40, status::INVALID_MESSAGES),
+    let cases: [(&str, usize, u32); 6] = [
+        ("payload bit", message_at + 48, status::INVALID_MESSAGE_CHECKSUM),
+        ("origin timestamp", HEADER_LEN + 26 + 24, status::INVALID_BATCH_CHECKSUM),
+        ("message count", HEADER_LEN + 22, status::INVALID_MESSAGES_COUNT),
+        ("reserved byte", message_at + 40, status::INVALID_RESERVED_FIELD),
+        ("metadata length", HEADER_LEN, status::COMMAND_LENGTH_ERROR),
+        ("stream identifier kind", HEADER_LEN + 4, status::INVALID_IDENTIFIER),
     ];
     for (what, at, expected) in cases {
         let mut frame = batch(&mut c, 0, 3);
@@ -110,8 +116,8 @@ fn malformed_batches_get_an_error_status_and_the_connection_goes_on() {
     }
     let good = batch(&mut c, 0, 3);
     assert_eq!(status_of(&mut c, &good), status::OK, "the connection still serves");
-    let counts = sink.counts();
-    assert_eq!((counts.rejected_frames, counts.checksum_failures, counts.messages), (4, 2, 3));
+    let counts = sink.delivery();
+    assert_eq!((counts.rejected_frames, counts.checksum_failures, counts.messages), (6, 2, 3));
 }
 
 #[test]
@@ -140,7 +146,7 @@ fn an_oversized_length_is_refused_without_reading_it() {
     s.write_all(&head).unwrap();
     let mut reply = [0u8; HEADER_LEN];
     s.read_exact(&mut reply).unwrap();
-    assert_eq!(ReplyHeader::decode(&reply).status, status::INVALID_FRAME_SIZE);
+    assert_eq!(ReplyHeader::decode(&reply).status, status::COMMAND_LENGTH_ERROR);
     assert_eq!(s.read(&mut reply).unwrap(), 0, "the sink closes the connection");
     assert_eq!(settled(&sink, |c| c.rejected_frames == 1).rejected_frames, 1);
 }
@@ -158,7 +164,7 @@ fn a_truncated_frame_or_silence_ends_the_connection_and_not_the_sink() {
     let mut c = logged_in(&sink);
     let good = batch(&mut c, 0, 3);
     assert_eq!(status_of(&mut c, &good), status::OK);
-    assert_eq!(sink.counts().messages, 3);
+    assert_eq!(sink.delivery().messages, 3);
 }
 
 #[test]
@@ -192,7 +198,7 @@ fn a_client_creates_a_stream_and_a_topic_and_gets_a_route_per_partition() {
     let topic_body = [&stream[..], &3u32.to_le_bytes(), &[3], b"ids"].concat();
     let created = metadata(&mut c, Operation::CreateTopic, &topic_body).unwrap();
     assert_eq!(created.len(), 4 + 33 + 3 + 8 + 3 * 66, "result section, topic header, three partitions");
-    assert_eq!(metadata(&mut c, Operation::CreateTopic, &topic_body), Err(status::TOPIC_NAME_EXISTS));
+    assert_eq!(metadata(&mut c, Operation::CreateTopic, &topic_body), Err(status::TOPIC_NAME_ALREADY_EXISTS));
 
     assert!(!metadata(&mut c, Operation::NonReplicated(GET_STREAM), &stream).unwrap().is_empty());
     let topic = [&stream[..], &by_name(b"ids")].concat();
@@ -200,7 +206,7 @@ fn a_client_creates_a_stream_and_a_topic_and_gets_a_route_per_partition() {
     let route = |p: u32| [&topic[..], &p.to_le_bytes()].concat();
     assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(2)).unwrap().len(), 25);
     assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(3)), Err(status::PARTITION_NOT_FOUND));
-    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &stream), Err(status::INVALID_COMMAND), "malformed");
+    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &stream), Err(status::COMMAND_LENGTH_ERROR), "truncated");
 
     let roster = metadata(&mut c, Operation::NonReplicated(GET_CLUSTER_METADATA), &[]).unwrap();
     let port_at = roster.len() - 10;
@@ -223,4 +229,102 @@ fn connections_past_the_limit_are_closed_and_the_sink_goes_on() {
     let mut c = c.expect("served again once the others left");
     let good = batch(&mut c, 0, 3);
     assert_eq!(status_of(&mut c, &good), status::OK);
+}
+
+#[test]
+fn a_payload_unlike_the_contract_gets_a_payload_status() {
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let longer = batch_to(&mut c, &TARGET, 0, 3, &PayloadSpec::new(42, 2).unwrap());
+    assert_eq!(status_of(&mut c, &longer), status::INVALID_MESSAGE_PAYLOAD_LENGTH);
+    let same_length = batch_to(&mut c, &TARGET, 0, 3, &PayloadSpec::new(47, 1).unwrap());
+    assert_eq!(status_of(&mut c, &same_length), status::INVALID_FORMAT);
+    let d = sink.delivery();
+    assert_eq!((d.unexpected_payloads, d.messages, d.rejected_frames), (6, 0, 0));
+}
+
+#[test]
+fn an_unverified_connection_counts_what_it_delivered() {
+    let settings = SinkSettings { idle_timeout: Duration::from_secs(2), ..SinkSettings::default() };
+    let sink = Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, None).unwrap();
+    let mut c = logged_in(&sink);
+    let own = batch_to(&mut c, &TARGET, 7, 20, &PayloadSpec::new(8, 3).unwrap());
+    assert_eq!(status_of(&mut c, &own), status::OK);
+    assert_eq!(sink.delivery().messages, 20);
+}
+
+/// Batch `i` to partition `i % 2`, each partition numbered from 0; `lose` is never sent.
+fn two_partitions(sink: &Sink, batches: u64, lose: Option<u64>) -> Vec<u32> {
+    let mut c = logged_in(sink);
+    let mut next = [0u64; 2];
+    let mut statuses = Vec::new();
+    for i in 0..batches {
+        let p = (i % 2) as usize;
+        let target = SendTarget { partition: p as u32, ..TARGET };
+        let frame = batch_to(&mut c, &target, next[p], 10, &spec());
+        next[p] += 10;
+        if lose != Some(i) {
+            statuses.push(status_of(&mut c, &frame));
+        }
+    }
+    statuses
+}
+
+#[test]
+fn each_partition_is_its_own_sequence() {
+    let sink = sink();
+    assert!(two_partitions(&sink, 6, None).iter().all(|&s| s == status::OK));
+    let d = sink.delivery();
+    assert_eq!(d.delivery_problem(60), None, "{d:?}");
+    assert_eq!(d.partitions.iter().map(|p| (p.partition, p.messages)).collect::<Vec<_>>(), [(0, 30), (1, 30)]);
+}
+
+#[test]
+fn a_batch_lost_on_one_partition_fails_the_run_naming_that_partition() {
+    let sink = sink();
+    let statuses = two_partitions(&sink, 6, Some(1));
+    assert_eq!(statuses, [0, 0, status::PRODUCER_SEQUENCE_OUT_OF_ORDER, 0, 0], "partition 0 goes on unharmed");
+    let problem = sink.delivery().delivery_problem(60).expect("a lost batch is a failed run");
+    assert_eq!(problem, "sink received 50 of 60 messages (partition 0: 30, partition 1: 20), 10 lost on partition 1");
+}
+
+#[test]
+fn a_partition_past_the_limit_is_not_found() {
+    let sink = sink();
+    let mut c = logged_in(&sink);
+    let far = batch_to(&mut c, &SendTarget { partition: super::catalog::MAX_PARTITIONS, ..TARGET }, 0, 1, &spec());
+    assert_eq!(status_of(&mut c, &far), status::PARTITION_NOT_FOUND);
+}
+
+fn login_frame(version: u32) -> Vec<u8> {
+    let mut frame = BytesMut::new();
+    let header = crate::wire::RequestHeader { size: 0, client: 1, request_checksum: 2, request: 0, operation: Operation::Login, session: 0 };
+    crate::wire::encode_request_header(&mut frame, &header);
+    frame.extend_from_slice(&version.to_le_bytes());
+    frame.extend_from_slice(&[8, b'r', b'u', b's', b't', b'-', b's', b'd', b'k', 0, 4, b'i', b'g', b'g', b'y', 4, b'i', b'g', b'g', b'y', 0, 0, 0, 0]);
+    crate::wire::patch_size(&mut frame);
+    frame.to_vec()
+}
+
+/// Sends a login announcing `version` and returns the reply's status and body.
+fn login_as(sink: &Sink, version: u32) -> (u32, Vec<u8>) {
+    let mut s = raw(sink);
+    s.write_all(&login_frame(version)).unwrap();
+    let mut head = [0u8; HEADER_LEN];
+    s.read_exact(&mut head).unwrap();
+    let reply = ReplyHeader::decode(&head);
+    let mut body = vec![0u8; reply.body_len().unwrap()];
+    s.read_exact(&mut body).unwrap();
+    (reply.status, body)
+}
+
+#[test]
+fn a_login_is_answered_in_its_own_protocol_version() {
+    let sink = sink();
+    for protocol in [Protocol::V0_11, Protocol::V0_12] {
+        let (status, body) = login_as(&sink, protocol.version());
+        assert_eq!(status, status::OK);
+        assert_eq!(&body[16..20], &protocol.version().to_le_bytes(), "{protocol:?}: the client's version echoed");
+    }
+    assert_eq!(login_as(&sink, 0x3001).0, status::INCOMPATIBLE_PROTOCOL_VERSION);
 }

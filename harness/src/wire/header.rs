@@ -31,46 +31,61 @@ pub mod command {
     pub const GET_TOPIC: u32 = 300;
 }
 
-/// Reply status codes (Iggy error codes; 0 is success).
+/// Reply status codes: Iggy's own error codes (`IggyError` in the released `iggy_common`), so a
+/// real client names what the sink refused; 0 is success. sdks/WIRE.md lists when each is sent.
 pub mod status {
     pub const OK: u32 = 0;
     pub const INVALID_COMMAND: u32 = 3;
-    /// A SEND_MESSAGES body whose counts, lengths or reserved bytes do not add up.
-    pub const INVALID_MESSAGES: u32 = 4000;
-    /// A message or batch checksum that does not match its bytes.
-    pub const INVALID_CHECKSUM: u32 = 4001;
-    /// A payload that is not the one the delivery check expects (see sdks/README.md).
-    pub const UNEXPECTED_PAYLOAD: u32 = 4002;
-    /// A frame whose size field is below the header size or above the sink's cap.
-    pub const INVALID_FRAME_SIZE: u32 = 4003;
-    pub const STREAM_NOT_FOUND: u32 = 1009;
-    pub const STREAM_NAME_EXISTS: u32 = 1012;
+    pub const INVALID_FORMAT: u32 = 4;
+    pub const INVALID_IDENTIFIER: u32 = 6;
+    pub const PRODUCER_SEQUENCE_OUT_OF_ORDER: u32 = 92;
+    pub const STREAM_ID_NOT_FOUND: u32 = 1009;
+    pub const STREAM_NAME_ALREADY_EXISTS: u32 = 1012;
     pub const TOO_MANY_STREAMS: u32 = 1020;
-    pub const TOPIC_NOT_FOUND: u32 = 2010;
-    pub const TOPIC_NAME_EXISTS: u32 = 2013;
+    pub const TOPIC_ID_NOT_FOUND: u32 = 2010;
+    pub const TOPIC_NAME_ALREADY_EXISTS: u32 = 2013;
     pub const INVALID_PARTITIONS_COUNT: u32 = 2019;
     pub const TOO_MANY_TOPICS: u32 = 2021;
     pub const PARTITION_NOT_FOUND: u32 = 3007;
+    pub const INVALID_MESSAGES_COUNT: u32 = 4009;
+    pub const INVALID_MESSAGE_PAYLOAD_LENGTH: u32 = 4025;
+    pub const INVALID_MESSAGE_CHECKSUM: u32 = 4027;
+    pub const COMMAND_LENGTH_ERROR: u32 = 4029;
+    pub const INVALID_MESSAGES_SIZE: u32 = 4036;
+    pub const INVALID_BATCH_CHECKSUM: u32 = 4039;
+    pub const INVALID_RESERVED_FIELD: u32 = 4101;
+    pub const INCOMPATIBLE_PROTOCOL_VERSION: u32 = 14003;
+    /// The name the released fault client still uses; remove with it.
+    pub const INVALID_FRAME_SIZE: u32 = COMMAND_LENGTH_ERROR;
+
+    /// Every status the sink sends: code, Iggy's variant name, and what it means from the sink.
+    pub const ALL: &[(u32, &str, &str)] = &[
+        (OK, "-", "ok"),
+        (INVALID_COMMAND, "InvalidCommand", "invalid command"),
+        (INVALID_FORMAT, "InvalidFormat", "invalid format"),
+        (INVALID_IDENTIFIER, "InvalidIdentifier", "invalid identifier"),
+        (PRODUCER_SEQUENCE_OUT_OF_ORDER, "ProducerSequenceOutOfOrder", "messages lost, repeated or reordered on a partition"),
+        (STREAM_ID_NOT_FOUND, "StreamIdNotFound", "stream not found"),
+        (STREAM_NAME_ALREADY_EXISTS, "StreamNameAlreadyExists", "stream name already exists"),
+        (TOO_MANY_STREAMS, "TooManyStreams", "too many streams"),
+        (TOPIC_ID_NOT_FOUND, "TopicIdNotFound", "topic not found"),
+        (TOPIC_NAME_ALREADY_EXISTS, "TopicNameAlreadyExists", "topic name already exists"),
+        (INVALID_PARTITIONS_COUNT, "InvalidPartitionsCount", "invalid partitions count"),
+        (TOO_MANY_TOPICS, "TooManyTopics", "too many topics"),
+        (PARTITION_NOT_FOUND, "PartitionNotFound", "partition not found"),
+        (INVALID_MESSAGES_COUNT, "InvalidMessagesCount", "invalid messages count"),
+        (INVALID_MESSAGE_PAYLOAD_LENGTH, "InvalidMessagePayloadLength", "invalid message payload length"),
+        (INVALID_MESSAGE_CHECKSUM, "InvalidMessageChecksum", "invalid message checksum"),
+        (COMMAND_LENGTH_ERROR, "CommandLengthError", "frame or body length out of bounds"),
+        (INVALID_MESSAGES_SIZE, "InvalidMessagesSize", "message bytes do not add up"),
+        (INVALID_BATCH_CHECKSUM, "InvalidBatchChecksum", "invalid batch checksum"),
+        (INVALID_RESERVED_FIELD, "InvalidReservedField", "a reserved field is not zero"),
+        (INCOMPATIBLE_PROTOCOL_VERSION, "IncompatibleProtocolVersion", "protocol version not spoken by the sink"),
+    ];
 
     /// A status in words, for error lines.
     pub fn describe(status: u32) -> &'static str {
-        match status {
-            OK => "ok",
-            INVALID_COMMAND => "invalid command",
-            INVALID_MESSAGES => "malformed messages",
-            INVALID_CHECKSUM => "checksum mismatch",
-            UNEXPECTED_PAYLOAD => "unexpected payload: lost, repeated or reordered messages, or BITS/PACK unlike the sink's",
-            INVALID_FRAME_SIZE => "frame size out of bounds",
-            STREAM_NOT_FOUND => "stream not found",
-            STREAM_NAME_EXISTS => "stream name already exists",
-            TOO_MANY_STREAMS => "too many streams",
-            TOPIC_NOT_FOUND => "topic not found",
-            TOPIC_NAME_EXISTS => "topic name already exists",
-            INVALID_PARTITIONS_COUNT => "invalid partitions count",
-            TOO_MANY_TOPICS => "too many topics",
-            PARTITION_NOT_FOUND => "partition not found",
-            _ => "unknown status",
-        }
+        ALL.iter().find(|(code, _, _)| *code == status).map_or("unknown status", |(_, _, words)| words)
     }
 }
 
@@ -238,10 +253,45 @@ mod tests {
     fn reply_echoes_request_and_operation() {
         let req = RequestHeader { size: 256, client: 1, request_checksum: 0, request: 9, operation: Operation::SendMessages, session: 3 };
         let mut buf = BytesMut::new();
-        encode_reply(&mut buf, &req, status::INVALID_CHECKSUM, &[1, 2, 3]);
+        encode_reply(&mut buf, &req, status::INVALID_MESSAGE_CHECKSUM, &[1, 2, 3]);
         let r = ReplyHeader::decode(&buf);
-        assert_eq!(r, ReplyHeader { size: 259, command: 8, request: 9, operation: 160, status: status::INVALID_CHECKSUM });
+        assert_eq!(r, ReplyHeader { size: 259, command: 8, request: 9, operation: 160, status: status::INVALID_MESSAGE_CHECKSUM });
         assert_eq!(r.body_len(), Some(3));
         assert!(r.is_reply());
+    }
+
+    #[test]
+    fn wire_md_states_the_header_offsets() {
+        let request = [
+            ("size", SIZE_AT),
+            ("command", COMMAND_AT),
+            ("client", CLIENT_AT),
+            ("request_checksum", REQUEST_CHECKSUM_AT),
+            ("request", REQUEST_AT),
+            ("operation", OPERATION_AT),
+            ("session", SESSION_AT),
+            ("code", CODE_AT),
+            ("partition_incarnation", PARTITION_INCARNATION_AT),
+        ];
+        let reply = [("size", SIZE_AT), ("command", COMMAND_AT), ("request", REPLY_REQUEST_AT), ("operation", REPLY_OPERATION_AT), ("status", REPLY_STATUS_AT)];
+        for (heading, code) in [("### Request header", &request[..]), ("### Reply header", &reply[..])] {
+            let stated = crate::wire::wire_md::fields(heading);
+            let expected: Vec<(usize, String)> = code.iter().map(|(name, at)| (*at, name.to_string())).collect();
+            assert_eq!(stated, expected, "{heading}");
+        }
+    }
+
+    #[test]
+    fn wire_md_states_the_operations_commands_and_statuses() {
+        let operations: Vec<u32> = crate::wire::wire_md::numbered("### Operations").iter().map(|(op, _)| *op).collect();
+        let code = [Operation::Login, Operation::NonReplicated(0), Operation::Logout, Operation::CreateStream, Operation::CreateTopic, Operation::SendMessages];
+        assert_eq!(operations, code.map(|op| u32::from(op.code())));
+        let commands = crate::wire::wire_md::numbered("### Non-replicated commands");
+        let code = [(command::PING, "PING"), (command::GET_CLUSTER_METADATA, "GET_CLUSTER_METADATA"), (command::GET_PARTITION_ROUTE, "GET_PARTITION_ROUTE"), (command::GET_STREAM, "GET_STREAM"), (command::GET_TOPIC, "GET_TOPIC")];
+        assert_eq!(commands, code.map(|(c, name)| (c, name.to_owned())));
+        let statuses = crate::wire::wire_md::numbered("### Status codes");
+        let code: Vec<(u32, String)> =
+            status::ALL.iter().map(|(c, name, _)| (*c, if *name == "-" { "-".to_owned() } else { format!("`{name}`") })).collect();
+        assert_eq!(statuses, code);
     }
 }

@@ -4,7 +4,7 @@
 use bytes::BytesMut;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, u32_at, u64_at};
+use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, status, u32_at, u64_at};
 
 pub const BATCH_HEADER_LEN: usize = 256;
 pub const MESSAGE_HEADER_LEN: usize = 48;
@@ -126,12 +126,29 @@ impl BatchError {
     pub fn is_checksum(&self) -> bool {
         matches!(self, BatchError::MessageChecksum { .. } | BatchError::BatchChecksum { .. })
     }
+
+    /// The Iggy error code a server answers this refusal with.
+    pub fn status(&self) -> u32 {
+        match self {
+            BatchError::Truncated(..) | BatchError::MetadataLength { .. } => status::COMMAND_LENGTH_ERROR,
+            BatchError::Identifier(_) => status::INVALID_IDENTIFIER,
+            BatchError::Partitioning { .. } => status::INVALID_FORMAT,
+            BatchError::CountMismatch { .. } => status::INVALID_MESSAGES_COUNT,
+            BatchError::BatchLength { .. } | BatchError::TrailingBytes(_) => status::INVALID_MESSAGES_SIZE,
+            BatchError::Reserved(_) => status::INVALID_RESERVED_FIELD,
+            BatchError::MessageLength { .. } => status::INVALID_MESSAGE_PAYLOAD_LENGTH,
+            BatchError::MessageChecksum { .. } => status::INVALID_MESSAGE_CHECKSUM,
+            BatchError::BatchChecksum { .. } => status::INVALID_BATCH_CHECKSUM,
+        }
+    }
 }
 
 /// A SEND_MESSAGES body whose every count, length, reserved byte and checksum was checked.
 #[derive(Debug)]
 pub struct ParsedBatch<'a> {
     pub count: u32,
+    /// The partition a partition-id batch names; None for balanced or keyed partitioning.
+    pub partition: Option<u32>,
     frames: &'a [u8],
 }
 
@@ -175,7 +192,8 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     if !valid {
         return Err(BatchError::Partitioning { kind, len });
     }
-    take(&mut at, len as usize, "partitioning value")?;
+    let value = take(&mut at, len as usize, "partitioning value")?;
+    let partition = (kind == PARTITION_ID).then(|| u32_at(body, value.start));
     let count = u32_at(body, take(&mut at, 4, "messages count")?.start);
     if declared_metadata as usize != at - metadata_start {
         return Err(BatchError::MetadataLength { declared: declared_metadata, actual: at - metadata_start });
@@ -227,10 +245,7 @@ pub fn decode_send_messages(body: &[u8]) -> Result<ParsedBatch<'_>, BatchError> 
     if declared != actual {
         return Err(BatchError::BatchChecksum { declared, actual });
     }
-    Ok(ParsedBatch {
-        count,
-        frames: &body[frames_start..],
-    })
+    Ok(ParsedBatch { count, partition, frames: &body[frames_start..] })
 }
 
 fn identifier(
@@ -357,5 +372,25 @@ mod tests {
     fn unknown_partitioning_is_refused() {
         let at = HEADER_LEN + 4 + 12;
         assert_eq!(refused(|f| f[at] = 9), BatchError::Partitioning { kind: 9, len: 4 });
+    }
+
+    #[test]
+    fn wire_md_states_the_batch_and_message_header_offsets() {
+        let batch = crate::wire::wire_md::fields("### Batch header");
+        let code = [(ORIGIN_TIMESTAMP_AT, "origin_timestamp"), (BATCH_LENGTH_AT, "batch_length"), (BATCH_CHECKSUM_AT, "batch_checksum"), (MESSAGE_COUNT_AT, "message_count"), (PRODUCER_SECTION.start, "producer"), (BATCH_RESERVED.start, "reserved")];
+        assert_eq!(batch, code.map(|(at, name)| (at, name.to_owned())));
+        let message = crate::wire::wire_md::fields("### Message header");
+        let code = [(0, "checksum"), (ID_AT, "id"), (OFFSET_DELTA_AT, "offset_delta"), (28, "timestamp_delta"), (USER_HEADERS_LEN_AT, "user_headers_length"), (PAYLOAD_LEN_AT, "payload_length"), (RESERVED_AT, "reserved")];
+        assert_eq!(message, code.map(|(at, name)| (at, name.to_owned())));
+        assert_eq!(BATCH_RESERVED.end, BATCH_HEADER_LEN);
+        assert_eq!(RESERVED_AT + 8, MESSAGE_HEADER_LEN);
+    }
+
+    #[test]
+    fn a_partition_id_batch_names_its_partition() {
+        let header = RequestHeader { size: 0, client: 7, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 2 };
+        let mut out = BytesMut::new();
+        encode_send_messages(&mut out, &header, &SendTarget { partition: 5, ..TARGET }, 1, 0, 1, &PayloadSpec::new(8, 1).unwrap(), || [1; 16]);
+        assert_eq!(decode_send_messages(&out[HEADER_LEN..]).unwrap().partition, Some(5));
     }
 }

@@ -1,17 +1,21 @@
 //! The metadata requests a real client sends before its first batch (GET_STREAM, CREATE_STREAM,
-//! GET_TOPIC, CREATE_TOPIC, GET_PARTITION_ROUTE) and the replies the sink gives them. The reply
-//! layouts are those of `iggy_binary_protocol` 0.11.1-edge.8 (ClusterMetadataResponse,
-//! StreamResponse, GetStreamResponse, GetTopicResponse, PartitionRouteResponse); the
-//! iggy-producer member's tests decode them with that crate.
+//! GET_TOPIC, CREATE_TOPIC, GET_PARTITION_ROUTE) and the replies the sink gives them, in each
+//! [`Protocol`]'s layout: those of `iggy_binary_protocol` 0.11.0 and 0.11.1-edge.8
+//! (ClusterMetadataResponse, StreamResponse, GetStreamResponse, GetTopicResponse,
+//! PartitionRouteResponse). The released Rust client's tests decode the 0.12 layouts with that
+//! crate; the Python client's test reads the 0.11 ones.
 
 use bytes::{BufMut, BytesMut};
 
+use super::{Protocol, status};
+
 const NUMERIC_ID: u8 = 1;
 const STRING_ID: u8 = 2;
-/// Bytes of one partition in a GET_TOPIC reply: id, created_at, segments_count,
-/// current_offset, size_bytes, messages_count, the 24-byte partition context, then two empty
-/// replica lists (a u8 count each).
-const PARTITION_LEN: usize = 4 + 8 + 4 + 8 + 8 + 8 + 24 + 1 + 1;
+/// Bytes of one partition in a GET_TOPIC reply: id, created_at, segments_count, current_offset,
+/// size_bytes, messages_count; 0.12 adds the 24-byte partition context and two empty replica
+/// lists (a u8 count each).
+const PARTITION_COUNTERS_LEN: usize = 4 + 8 + 4 + 8 + 8 + 8;
+const PARTITION_CONTEXT_LEN: usize = 24 + 1 + 1;
 
 /// A stream or topic as a request names it: by number or by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +35,17 @@ pub enum MetadataError {
     Name(&'static str),
     #[error("{0} bytes after the request")]
     TrailingBytes(usize),
+}
+
+impl MetadataError {
+    /// The Iggy error code a server answers this refusal with.
+    pub fn status(&self) -> u32 {
+        match self {
+            MetadataError::Truncated(..) | MetadataError::TrailingBytes(_) => status::COMMAND_LENGTH_ERROR,
+            MetadataError::Identifier(_) => status::INVALID_IDENTIFIER,
+            MetadataError::Name(_) => status::INVALID_FORMAT,
+        }
+    }
 }
 
 /// A bounds-checked reader over a request body.
@@ -122,19 +137,6 @@ pub fn decode_get_partition_route(body: &[u8]) -> Result<(Identifier<'_>, Identi
     Ok(route)
 }
 
-/// The one node of the sink's cluster: replica 0, the leader, healthy, serving TCP on `port`.
-pub fn encode_cluster_metadata(out: &mut BytesMut, cluster: &str, ip: &str, port: u16) {
-    put_u32_str(out, cluster);
-    out.put_u32_le(1); // nodes
-    out.put_u8(0); // replica id
-    put_u32_str(out, cluster);
-    put_u32_str(out, ip);
-    out.put_u16_le(port);
-    out.put_slice(&[0; 6]); // QUIC, HTTP and WebSocket ports: not served
-    out.put_u8(0); // role: leader
-    out.put_u8(0); // status: healthy
-}
-
 /// What a GET_STREAM or GET_TOPIC reply says of a stream or a topic. `children` is its topics
 /// count or its partitions count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,29 +148,98 @@ pub struct Entity<'a> {
     pub name: &'a [u8],
 }
 
-/// A StreamResponse or a TopicHeader (the same layout): counters, name, two empty options
-/// blocks.
-pub fn encode_entity(out: &mut BytesMut, e: &Entity<'_>) {
-    out.put_u32_le(e.id);
-    out.put_u64_le(e.created_at);
-    out.put_u32_le(e.children);
-    out.put_u64_le(0); // size in bytes: the sink stores nothing
+/// A 0.11 topic's settings, which 0.12 moved into its options: messages never expire, no
+/// compression, no size limit (the sink stores nothing).
+const NEVER_EXPIRE: u64 = u64::MAX;
+const NO_COMPRESSION: u8 = 1;
+const UNLIMITED_SIZE: u64 = u64::MAX;
+
+impl Protocol {
+    /// The one node of the sink's cluster: the leader, healthy, serving TCP on `port` (0.12
+    /// numbers it replica 0).
+    pub fn encode_cluster_metadata(self, out: &mut BytesMut, cluster: &str, ip: &str, port: u16) {
+        put_u32_str(out, cluster);
+        out.put_u32_le(1); // nodes
+        if self == Protocol::V0_12 {
+            out.put_u8(0); // replica id
+        }
+        put_u32_str(out, cluster);
+        put_u32_str(out, ip);
+        out.put_u16_le(port);
+        out.put_slice(&[0; 6]); // QUIC, HTTP and WebSocket ports: not served
+        out.put_u8(0); // role: leader
+        out.put_u8(0); // status: healthy
+    }
+
+    /// A StreamResponse: counters, name, empty options blocks (one in 0.11, two in 0.12).
+    pub fn encode_stream(self, out: &mut BytesMut, e: &Entity<'_>) {
+        out.put_u32_le(e.id);
+        out.put_u64_le(e.created_at);
+        out.put_u32_le(e.children);
+        put_counters_and_name(out, e);
+        out.put_u32_le(0); // options
+        if self == Protocol::V0_12 {
+            out.put_u32_le(0); // derived options
+        }
+    }
+
+    /// A TopicHeader: counters (0.11 with the topic's settings among them), name, two empty
+    /// options blocks.
+    pub fn encode_topic_header(self, out: &mut BytesMut, e: &Entity<'_>) {
+        out.put_u32_le(e.id);
+        out.put_u64_le(e.created_at);
+        out.put_u32_le(e.children);
+        if self == Protocol::V0_11 {
+            out.put_u64_le(NEVER_EXPIRE);
+            out.put_u8(NO_COMPRESSION);
+            out.put_u64_le(UNLIMITED_SIZE);
+        }
+        put_counters_and_name(out, e);
+        out.put_u32_le(0); // options
+        out.put_u32_le(0); // derived options
+    }
+
+    /// A GetTopicResponse: the topic header, then each partition, numbered from 0.
+    pub fn encode_topic(self, out: &mut BytesMut, topic: &Entity<'_>) {
+        self.encode_topic_header(out, topic);
+        let len = self.partition_len();
+        out.reserve(len * topic.children as usize);
+        for id in 0..topic.children {
+            out.put_u32_le(id);
+            out.put_u64_le(topic.created_at);
+            out.put_bytes(0, len - 12);
+        }
+    }
+
+    pub const fn partition_len(self) -> usize {
+        match self {
+            Protocol::V0_11 => PARTITION_COUNTERS_LEN,
+            Protocol::V0_12 => PARTITION_COUNTERS_LEN + PARTITION_CONTEXT_LEN,
+        }
+    }
+}
+
+/// size_bytes (the sink stores nothing), messages_count and the u8-length name.
+fn put_counters_and_name(out: &mut BytesMut, e: &Entity<'_>) {
+    out.put_u64_le(0);
     out.put_u64_le(e.messages);
     out.put_u8(u8::try_from(e.name.len()).expect("names are at most 255 bytes"));
     out.put_slice(e.name);
-    out.put_u32_le(0); // options
-    out.put_u32_le(0); // derived options
 }
 
-/// A GetTopicResponse: the topic header, then each partition, numbered from 0.
+/// The 0.12 cluster metadata (the released Rust client's).
+pub fn encode_cluster_metadata(out: &mut BytesMut, cluster: &str, ip: &str, port: u16) {
+    Protocol::V0_12.encode_cluster_metadata(out, cluster, ip, port);
+}
+
+/// A 0.12 StreamResponse or TopicHeader (the same layout in 0.12).
+pub fn encode_entity(out: &mut BytesMut, e: &Entity<'_>) {
+    Protocol::V0_12.encode_stream(out, e);
+}
+
+/// A 0.12 GetTopicResponse.
 pub fn encode_topic(out: &mut BytesMut, topic: &Entity<'_>) {
-    encode_entity(out, topic);
-    out.reserve(PARTITION_LEN * topic.children as usize);
-    for id in 0..topic.children {
-        out.put_u32_le(id);
-        out.put_u64_le(topic.created_at);
-        out.put_slice(&[0; PARTITION_LEN - 12]);
-    }
+    Protocol::V0_12.encode_topic(out, topic);
 }
 
 /// A PartitionRouteResponse naming replica 0 (the only one) as the partition's primary.
@@ -231,12 +302,37 @@ mod tests {
     }
 
     #[test]
-    fn a_topic_reply_holds_each_partition() {
-        let mut out = BytesMut::new();
+    fn a_topic_reply_holds_each_partition_in_each_layout() {
         let topic = Entity { id: 0, created_at: 5, children: 3, messages: 0, name: b"ids" };
-        encode_topic(&mut out, &topic);
-        assert_eq!(out.len(), 33 + 3 + 8 + 3 * PARTITION_LEN);
-        let second = 33 + 3 + 8 + PARTITION_LEN;
-        assert_eq!(&out[second..second + 4], &1u32.to_le_bytes());
+        // 0.11's topic header carries expiry (u64), compression (u8) and maximum size (u64).
+        for (protocol, header, partition) in [(Protocol::V0_11, 33 + 17 + 3 + 8, 40), (Protocol::V0_12, 33 + 3 + 8, 66)] {
+            let mut out = BytesMut::new();
+            protocol.encode_topic(&mut out, &topic);
+            assert_eq!(out.len(), header + 3 * partition, "{protocol:?}");
+            let second = header + partition;
+            assert_eq!(&out[second..second + 4], &1u32.to_le_bytes(), "{protocol:?}");
+            assert_eq!(&out[second + 4..second + 12], &5u64.to_le_bytes(), "{protocol:?}");
+        }
+    }
+
+    #[test]
+    fn a_stream_has_one_options_block_in_0_11_and_two_in_0_12() {
+        let stream = Entity { id: 1, created_at: 5, children: 0, messages: 0, name: b"mintbench" };
+        let len = |p: Protocol| {
+            let mut out = BytesMut::new();
+            p.encode_stream(&mut out, &stream);
+            out.len()
+        };
+        assert_eq!((len(Protocol::V0_11), len(Protocol::V0_12)), (33 + 9 + 4, 33 + 9 + 8));
+    }
+
+    #[test]
+    fn only_0_12_numbers_the_cluster_node() {
+        let len = |p: Protocol| {
+            let mut out = BytesMut::new();
+            p.encode_cluster_metadata(&mut out, "c", "127.0.0.1", 1);
+            out.len()
+        };
+        assert_eq!(len(Protocol::V0_12) - len(Protocol::V0_11), 1);
     }
 }

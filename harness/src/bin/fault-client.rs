@@ -132,9 +132,9 @@ fn huge(server: &str) -> anyhow::Result<String> {
     let mut s = connect(server)?;
     s.write_all(&head)?;
     let (statuses, after) = until_closed(&mut s)?;
-    ensure!(statuses == [status::INVALID_FRAME_SIZE], "statuses {statuses:?}, expected [{}]", status::INVALID_FRAME_SIZE);
+    ensure!(statuses == [status::COMMAND_LENGTH_ERROR], "statuses {statuses:?}, expected [{}]", status::COMMAND_LENGTH_ERROR);
     ensure!(after < Duration::from_secs(1), "closing took {after:?}: the sink waited for a body it must not read");
-    Ok(format!("huge: status {} and closed after {after:?}", status::INVALID_FRAME_SIZE))
+    Ok(format!("huge: status {} and closed after {after:?}", status::COMMAND_LENGTH_ERROR))
 }
 
 fn silent(server: &str) -> anyhow::Result<String> {

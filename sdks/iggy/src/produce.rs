@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use bytes::Bytes;
-use harness::producer::{Plan, Timing};
+use harness::producer::{Lap, Plan, Recorder};
 use iggy::prelude::{
     Client, IggyClient, IggyError, IggyMessage, Identifier, MessageClient, Partitioning, StreamClient, StreamCreateOptions,
     TopicClient, TopicCreateOptions, UserClient,
 };
 
-use crate::ids::Ids;
+use crate::ids::{IdSource, Ids};
 
 /// How long connect and each reply may take, as for every producer of the contract.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -27,8 +27,10 @@ async fn bounded<T>(what: &str, server: &str, call: impl Future<Output = Result<
     }
 }
 
-/// Sends the plan's batches, batch `i` to partition `i % partitions`, and times the timed ones.
-pub async fn produce(plan: &Plan, server: &str, partitions: u32, ids: &mut Ids) -> anyhow::Result<Timing> {
+/// Sends the plan's batches in its schedule's order, batch `i` of the connection to partition
+/// `i % partitions` (each partition numbered from 0, as the sink checks it), each with its arm's IDs. A batch's time runs from building its messages
+/// (after any injected work) to the return of the client's `send_messages` call.
+pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: &mut [Ids]) -> anyhow::Result<Recorder> {
     let client = IggyClient::builder()
         .with_tcp()
         .with_server_address(server.to_owned())
@@ -40,28 +42,28 @@ pub async fn produce(plan: &Plan, server: &str, partitions: u32, ids: &mut Ids) 
     bounded("login", server, client.login_user("iggy", "iggy")).await?;
     let (stream, topic) = stream_and_topic(&client, server, partitions).await?;
 
-    let mut rtt_ns = Vec::with_capacity(plan.timed_batches());
-    let mut start = Instant::now();
-    for (index, (first_seq, count)) in plan.batches().enumerate() {
-        if index == plan.warmup_batches() {
-            start = Instant::now();
-        }
-        let mut messages = batch(plan, first_seq, count, ids)?;
-        let partitioning = Partitioning::partition_id(index as u32 % partitions);
+    let mut recorder = Recorder::new(plan);
+    // The sink numbers each partition's messages on its own, 0, 1, 2, ...
+    let mut next_seq = vec![0u64; partitions as usize];
+    for batch in plan.schedule() {
+        let start = Instant::now();
+        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let partition = batch.index % partitions as usize;
+        let first_seq = next_seq[partition];
+        next_seq[partition] += u64::from(batch.count);
+        let mut messages = messages(plan, first_seq, batch.count, &mut ids[batch.arm])?;
+        let partitioning = Partitioning::partition_id(partition as u32);
         let sent = Instant::now();
         bounded("SEND_MESSAGES", server, client.send_messages(&stream, &topic, &partitioning, &mut messages)).await?;
-        if index >= plan.warmup_batches() {
-            rtt_ns.push(sent.elapsed().as_nanos() as u64);
-        }
+        recorder.record(&batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
     }
-    let elapsed_ns = start.elapsed().as_nanos() as u64;
     bounded("logout", server, client.logout_user()).await?;
     client.shutdown().await.ok();
-    Ok(Timing { elapsed_ns, rtt_ns })
+    Ok(recorder)
 }
 
-/// The contract's messages `first_seq..first_seq + count`, each with its ID from `ids`.
-fn batch(plan: &Plan, first_seq: u64, count: u32, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
+/// The contract's `count` messages from sequence number `first_seq`, each with its ID from `ids`.
+fn messages(plan: &Plan<IdSource>, first_seq: u64, count: u32, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
     (first_seq..first_seq + u64::from(count))
         .map(|seq| {
             let mut payload = vec![0u8; plan.payload.len()];

@@ -1,8 +1,9 @@
-//! Uniqueness at scale: P processes mint N IDs each with `idgen::mint()`, some forked from one
-//! parent after it minted (the case a per-process pool must survive), the rest spawned afresh.
-//! Each writes its IDs into 256 shard files by top byte; each shard is then sorted and checked
-//! on its own, so memory stays at one shard's worth. `record` writes results/uniqueness.json and
-//! .md. Usage: `uniqueness run --dir D [--processes 8 --forked 4 --per-process 12500000]
+//! Uniqueness at scale: P processes mint N IDs each with `idgen::mint()`. Some are forked from
+//! one parent after it minted and some made from it by the raw `clone` syscall (no atfork
+//! handlers run: the cases a per-process pool must survive), the rest spawned afresh. Each
+//! writes its IDs into 256 shard files by top byte; each shard is then sorted and checked on its
+//! own, so memory stays at one shard's worth. `--record` writes results/uniqueness.json and .md.
+//! Usage: `uniqueness run --dir D [--processes 8 --forked 3 --cloned 3 --per-process 12500000]
 //! [--record results/uniqueness]`, or `uniqueness check --dir D`.
 
 use std::fs::File;
@@ -33,9 +34,13 @@ enum Cmd {
         dir: PathBuf,
         #[arg(long, default_value_t = 8)]
         processes: u32,
-        /// How many of the processes are forked from the parent (the rest are spawned).
-        #[arg(long, default_value_t = 4)]
+        /// How many of the processes are forked from the parent.
+        #[arg(long, default_value_t = 3)]
         forked: u32,
+        /// How many are made from the parent by a raw `clone(SIGCHLD)` syscall (the rest are
+        /// spawned).
+        #[arg(long, default_value_t = 3)]
+        cloned: u32,
         #[arg(long, default_value_t = 12_500_000)]
         per_process: u64,
         /// Write <RECORD>.json and <RECORD>.md with the figures, command, date and machine.
@@ -59,7 +64,9 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
-        Cmd::Run { dir, processes, forked, per_process, record } => run(&dir, processes, forked, per_process, record.as_deref()),
+        Cmd::Run { dir, processes, forked, cloned, per_process, record } => {
+            run(&dir, &Shape { processes, forked, cloned, per_process }, record.as_deref())
+        }
         Cmd::Check { dir } => check(&dir).map(|c| c.report_line()).and_then(|(line, ok)| finish(line, ok)),
         Cmd::Worker { dir, per_process } => mint_into(&dir, per_process),
     };
@@ -97,38 +104,64 @@ fn mint_into(dir: &Path, n: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run(dir: &Path, processes: u32, forked: u32, per_process: u64, record: Option<&Path>) -> anyhow::Result<()> {
-    if forked > processes || processes == 0 || per_process == 0 {
-        bail!("need 0 < processes, forked <= processes and per_process > 0");
+/// How many processes of each kind, and IDs per process.
+struct Shape {
+    processes: u32,
+    forked: u32,
+    cloned: u32,
+    per_process: u64,
+}
+
+impl Shape {
+    fn spawned(&self) -> u32 {
+        self.processes - self.forked - self.cloned
+    }
+}
+
+/// A copy of this process that mints into `dir` and exits: made by `fork()` or by the raw
+/// `clone` syscall with only SIGCHLD (a fork that runs no atfork handlers).
+fn child(dir: &Path, per_process: u64, raw_clone: bool, label: &str) -> anyhow::Result<libc::pid_t> {
+    // SAFETY: the parent is single-threaded here; the child only mints, writes files and
+    // leaves with _exit, never returning into the parent's code.
+    let pid = unsafe {
+        if raw_clone { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) as libc::pid_t } else { libc::fork() }
+    };
+    match pid {
+        -1 => bail!("{label} failed: {}", std::io::Error::last_os_error()),
+        0 => {
+            let code = match mint_into(dir, per_process) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error: {label} child: {e:#}");
+                    1
+                }
+            };
+            unsafe { libc::_exit(code) };
+        }
+        pid => Ok(pid),
+    }
+}
+
+fn run(dir: &Path, shape: &Shape, record: Option<&Path>) -> anyhow::Result<()> {
+    let Shape { processes, forked, cloned, per_process } = *shape;
+    if processes == 0 || per_process == 0 || forked + cloned > processes {
+        bail!("need processes > 0, per_process > 0 and forked + cloned <= processes");
     }
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         bail!("{} is not empty; give a fresh directory", dir.display());
     }
     let started = Instant::now();
-    // The parent mints first, so its pool state is what each forked child inherits.
+    // The parent mints first, so its pool state is what each forked or cloned child inherits.
     mint_into(&dir.join("parent"), PARENT_IDS)?;
-    let mut forks = Vec::new();
+    let mut children = Vec::new();
     for i in 0..forked {
-        let child_dir = dir.join(format!("forked-{i}"));
-        // SAFETY: the parent is single-threaded here; the child only mints, writes files and
-        // leaves with _exit, never returning into the parent's code.
-        match unsafe { libc::fork() } {
-            -1 => bail!("fork failed: {}", std::io::Error::last_os_error()),
-            0 => {
-                let code = match mint_into(&child_dir, per_process) {
-                    Ok(()) => 0,
-                    Err(e) => {
-                        eprintln!("error: forked child {i}: {e:#}");
-                        1
-                    }
-                };
-                unsafe { libc::_exit(code) };
-            }
-            pid => forks.push(pid),
-        }
+        children.push(child(&dir.join(format!("forked-{i}")), per_process, false, "fork")?);
+    }
+    for i in 0..cloned {
+        children.push(child(&dir.join(format!("cloned-{i}")), per_process, true, "raw clone")?);
     }
     let exe = std::env::current_exe()?;
-    let spawned: Vec<_> = (forked..processes)
+    let spawned: Vec<_> = (forked + cloned..processes)
         .map(|i| {
             Command::new(&exe)
                 .args(["worker", "--per-process", &per_process.to_string(), "--dir"])
@@ -137,11 +170,11 @@ fn run(dir: &Path, processes: u32, forked: u32, per_process: u64, record: Option
                 .context("cannot spawn a worker")
         })
         .collect::<Result<_, _>>()?;
-    for pid in forks {
+    for pid in children {
         let mut status = 0;
         // SAFETY: waiting on our own child.
         if unsafe { libc::waitpid(pid, &mut status, 0) } != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-            bail!("forked child {pid} failed (status {status})");
+            bail!("child {pid} failed (status {status})");
         }
     }
     for mut child in spawned {
@@ -157,7 +190,7 @@ fn run(dir: &Path, processes: u32, forked: u32, per_process: u64, record: Option
     }
     let (line, ok) = checked.report_line();
     if let Some(base) = record {
-        write_record(base, processes, forked, per_process, &checked, mint_s, started.elapsed().as_secs_f64())?;
+        write_record(base, shape, &checked, mint_s, started.elapsed().as_secs_f64())?;
     }
     finish(line, ok)
 }
@@ -210,7 +243,9 @@ fn check(dir: &Path) -> anyhow::Result<Checked> {
     Ok(out)
 }
 
-fn write_record(base: &Path, processes: u32, forked: u32, per_process: u64, c: &Checked, mint_s: f64, total_s: f64) -> anyhow::Result<()> {
+fn write_record(base: &Path, shape: &Shape, c: &Checked, mint_s: f64, total_s: f64) -> anyhow::Result<()> {
+    let Shape { processes, forked, cloned, per_process } = *shape;
+    let spawned = shape.spawned();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let date = command_output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
     let machine = format!("{}; {} CPUs; {}", cpu_model(), command_output("nproc", &[]), command_output("uname", &["-sr"]));
@@ -221,20 +256,22 @@ fn write_record(base: &Path, processes: u32, forked: u32, per_process: u64, c: &
     }
     let json = json!({
         "command": command, "date": date, "machine": machine, "commit": commit,
-        "processes": processes, "forked": forked, "spawned": processes - forked,
+        "processes": processes, "forked": forked, "raw_cloned": cloned, "spawned": spawned,
+        "fork_model": format!("{:?}", idgen::fork_model()),
         "ids_per_process": per_process, "parent_ids_before_fork": PARENT_IDS,
         "ids": c.ids, "duplicates": c.duplicates, "shards": SHARDS, "largest_shard_ids": c.largest_shard_ids,
         "mint_and_write_seconds": mint_s, "total_seconds": total_s,
     });
     let md = format!(
         "# Uniqueness at scale\n\n\
-         {} IDs from `idgen::mint()`: {processes} processes x {per_process} ({forked} forked from one parent after it \
-         minted {PARENT_IDS}, {} spawned), plus the parent's {PARENT_IDS}. Merged by top byte into {SHARDS} shards, each \
+         {} IDs from `idgen::mint()`: {processes} processes x {per_process} ({forked} forked and {cloned} made by a raw \
+         `clone(SIGCHLD)` syscall from one parent after it minted {PARENT_IDS}, {spawned} spawned), plus the parent's \
+         {PARENT_IDS}. Fork model: {:?}. Merged by top byte into {SHARDS} shards, each \
          sorted on its own (largest {} IDs, {:.1} MiB).\n\n\
          | IDs | duplicates | mint and write | total |\n|---|---|---|---|\n| {} | **{}** | {mint_s:.1} s | {total_s:.1} s |\n\n\
          - command: `{command}` (via `scripts/uniqueness.sh`)\n- date: {date}\n- machine: {machine}\n- commit: {commit}\n",
         c.ids,
-        processes - forked,
+        idgen::fork_model(),
         c.largest_shard_ids,
         c.largest_shard_ids as f64 * 16.0 / (1 << 20) as f64,
         c.ids,

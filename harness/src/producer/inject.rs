@@ -1,0 +1,48 @@
+//! INJECT_NS / INJECT_ARM: work of a known size added to one arm, so `harness calibrate` can see
+//! whether a verdict notices it. The size is measured, not assumed: the spin reads the monotonic
+//! clock until its target has passed, once per batch, and reports how long it really took.
+
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inject {
+    pub ns_per_message: u64,
+    /// The index of the injected arm in the MSG_ID list.
+    pub arm: usize,
+}
+
+impl Inject {
+    /// For a batch of `count` messages of `arm`: spins until `count * ns_per_message` ns have
+    /// passed when `arm` is the injected one, and returns the spin's measured length in ns (at
+    /// least the target); 0, without reading the clock, for any other batch.
+    pub fn spin(&self, arm: usize, count: u32) -> u64 {
+        if self.ns_per_message == 0 || arm != self.arm {
+            return 0;
+        }
+        let target = Duration::from_nanos(self.ns_per_message.saturating_mul(u64::from(count)));
+        let start = Instant::now();
+        loop {
+            let spun = start.elapsed();
+            if spun >= target {
+                return spun.as_nanos() as u64;
+            }
+            std::hint::spin_loop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_injected_arm_spins_and_at_least_its_target() {
+        let inject = Inject { ns_per_message: 2_000, arm: 1 };
+        assert_eq!(inject.spin(0, 100), 0);
+        let started = Instant::now();
+        let spun = inject.spin(1, 100);
+        assert!(spun >= 200_000, "{spun}");
+        assert!(started.elapsed().as_nanos() as u64 >= spun, "the reported spin happened inside the call");
+        assert_eq!(Inject { ns_per_message: 0, arm: 0 }.spin(0, 100), 0);
+    }
+}

@@ -1,0 +1,480 @@
+//! What one message ID costs, per idgen strategy and per peer a Rust user might pick instead
+//! (`scripts/mint-costs.sh` drives it):
+//!
+//! - `mint-cost run NAME -n N` mints N IDs with one source, for callgrind (instructions) and
+//!   strace (getrandom calls); `baseline` is the same batch loop minting nothing.
+//! - `mint-cost record --counts DIR --runs R --out results/mint-costs --doc README.md ...` times
+//!   every source itself (1 and 2 threads), reads DIR's callgrind and strace outputs, and writes
+//!   `<out>.json`, `<out>.md` and the measured block of each doc.
+//! - `mint-cost docs --out results/mint-costs --doc ...` rewrites the docs' blocks from the JSON.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use aes::cipher::{KeyIvInit, StreamCipher};
+use clap::{Parser, Subcommand};
+use idgen::{ChaCha8Pool, MessageId, Mint, OsPool, Pooled, ThreadRngUuid, UuidV4, Xoshiro};
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use serde_json::{Value, json};
+
+/// IDs per call of a source: the batch the `fill` rows are for.
+const BATCH: usize = 1000;
+/// Batches per timed sample, samples per run.
+const SAMPLE_BATCHES: usize = 4;
+const SAMPLES: usize = 200;
+const MARK_BEGIN: &str = "<!-- mint-costs:begin -->";
+const MARK_END: &str = "<!-- mint-costs:end -->";
+
+#[derive(Clone, Copy, PartialEq)]
+enum Group {
+    Baseline,
+    Idgen,
+    Peer,
+}
+
+/// Every source: name, group, what it is.
+const SOURCES: &[(&str, Group, &str)] = &[
+    ("baseline", Group::Baseline, "the batch loop writing nothing"),
+    ("fast", Group::Idgen, "`idgen::mint()`: this thread's AES-128-CTR pool"),
+    ("fast-atfork", Group::Idgen, "`idgen::mint()` with IDGEN_WIPEONFORK=off (atfork fallback)"),
+    ("fill", Group::Idgen, "`idgen::fill()` of 1000-ID batches"),
+    ("pooled", Group::Idgen, "`Pooled`: an owned AES-128-CTR pool"),
+    ("chacha8", Group::Idgen, "`ChaCha8Pool`: an owned ChaCha8 pool"),
+    ("xoshiro", Group::Idgen, "`Xoshiro`: Xoshiro256++, not a CSPRNG"),
+    ("ospool", Group::Idgen, "`OsPool`: 4 KiB of getrandom per 256 IDs"),
+    ("uuid", Group::Idgen, "`UuidV4`: what `Uuid::new_v4()` does by default, getrandom per ID"),
+    ("threadrng", Group::Idgen, "`ThreadRngUuid`: v4 bits over rand's ThreadRng"),
+    ("rand-random-u128", Group::Peer, "`rand::random::<u128>()` (ThreadRng, ChaCha12)"),
+    ("rand-chacha8-16-bytes", Group::Peer, "rand_chacha's `ChaCha8Rng::fill_bytes` of 16 bytes"),
+    ("aes-ctr-per-id", Group::Peer, "RustCrypto `ctr` AES-128-CTR keystream per ID, no pool"),
+    ("uuid-fast-rng", Group::Peer, "`Uuid::new_v4()` with uuid's `fast-rng` feature"),
+    ("fastrand-u128", Group::Peer, "`fastrand::u128(..)`: 64-bit state, NOT collision-safe (floor)"),
+    ("ulid", Group::Peer, "`ulid::Ulid::generate()`"),
+    ("counter", Group::Peer, "a thread-local counter: unique per thread only (floor)"),
+];
+
+/// Runs a body over one source as a concrete closure (no dynamic dispatch in the loop).
+trait Body {
+    type Out;
+    fn run(self, fill: impl FnMut(&mut [MessageId])) -> Self::Out;
+}
+
+/// Per-ID sources fill a batch one `mint` at a time, as a producer writes each message's ID.
+/// The batch, not each ID, goes through `black_box`: a per-ID `black_box` spills every ID to the
+/// stack and back, a store-forwarding stall that would dominate the cheap sources.
+fn each(mut next: impl FnMut() -> MessageId) -> impl FnMut(&mut [MessageId]) {
+    move |out| {
+        for id in out {
+            *id = next();
+        }
+    }
+}
+
+fn dispatch<B: Body>(name: &str, body: B) -> Option<B::Out> {
+    Some(match name {
+        "baseline" => body.run(|out| {
+            black_box(out);
+        }),
+        "fast" | "fast-atfork" => body.run(each(idgen::mint)),
+        "fill" => body.run(idgen::fill),
+        "pooled" => {
+            let mut g = Pooled::new();
+            body.run(each(move || g.mint()))
+        }
+        "chacha8" => {
+            let mut g = ChaCha8Pool::new();
+            body.run(each(move || g.mint()))
+        }
+        "xoshiro" => {
+            let mut g = Xoshiro::new();
+            body.run(each(move || g.mint()))
+        }
+        "ospool" => {
+            let mut g = OsPool::new();
+            body.run(each(move || g.mint()))
+        }
+        "uuid" => body.run(each(|| UuidV4.mint())),
+        "threadrng" => body.run(each(|| ThreadRngUuid.mint())),
+        "rand-random-u128" => body.run(each(|| MessageId::from_u128(rand::random()))),
+        "rand-chacha8-16-bytes" => {
+            let mut rng = rand_chacha::ChaCha8Rng::from_rng(&mut rand::rng());
+            body.run(each(move || {
+                let mut id = [0u8; 16];
+                rng.fill_bytes(&mut id);
+                MessageId::from_le_bytes(id)
+            }))
+        }
+        "aes-ctr-per-id" => {
+            let key: [u8; 16] = rand::random();
+            let iv: [u8; 16] = rand::random();
+            let mut cipher = ctr::Ctr128LE::<aes::Aes128>::new(&key.into(), &iv.into());
+            body.run(each(move || {
+                let mut id = [0u8; 16];
+                cipher.apply_keystream(&mut id);
+                MessageId::from_le_bytes(id)
+            }))
+        }
+        "uuid-fast-rng" => body.run(each(|| MessageId::from_u128(uuid::Uuid::new_v4().as_u128()))),
+        "fastrand-u128" => body.run(each(|| MessageId::from_u128(fastrand::u128(..)))),
+        "ulid" => body.run(each(|| MessageId::from_u128(ulid::Ulid::generate().into()))),
+        "counter" => {
+            let mut next = 0u128;
+            body.run(each(move || {
+                next += 1;
+                MessageId::from_u128(next)
+            }))
+        }
+        _ => return None,
+    })
+}
+
+/// Mints `n` IDs (rounded up to whole batches) and folds them, so nothing is optimised away.
+struct Count(u64);
+
+impl Body for Count {
+    type Out = u128;
+    fn run(self, mut fill: impl FnMut(&mut [MessageId])) -> u128 {
+        let mut batch = [MessageId::default(); BATCH];
+        let mut acc = 0u128;
+        for _ in 0..self.0.div_ceil(BATCH as u64) {
+            fill(black_box(&mut batch));
+            acc ^= black_box(&batch)[BATCH - 1].as_u128();
+        }
+        acc
+    }
+}
+
+/// ns per ID of each sample, after one warm-up sample.
+struct Time;
+
+impl Body for Time {
+    type Out = Vec<f64>;
+    fn run(self, mut fill: impl FnMut(&mut [MessageId])) -> Vec<f64> {
+        let mut batch = [MessageId::default(); BATCH];
+        let mut sample = || {
+            let start = Instant::now();
+            for _ in 0..SAMPLE_BATCHES {
+                fill(black_box(&mut batch));
+            }
+            start.elapsed().as_nanos() as f64 / (SAMPLE_BATCHES * BATCH) as f64
+        };
+        sample();
+        (0..SAMPLES).map(|_| sample()).collect()
+    }
+}
+
+#[derive(Parser)]
+#[command(about = "Instructions, getrandom calls and ns per message ID of each source")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Mint N IDs with one source (for callgrind and strace).
+    Run {
+        name: String,
+        #[arg(short, default_value_t = 1 << 18)]
+        n: u64,
+    },
+    /// Time every source, read the counts and write the results and docs.
+    Record {
+        /// Where `callgrind.NAME` and `strace.NAME` of `run NAME` are.
+        #[arg(long)]
+        counts: PathBuf,
+        /// IDs per counted run (the N given to `run`).
+        #[arg(short, long)]
+        n: u64,
+        /// Timed runs per source and thread count.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// The command to record as the one that made the results.
+        #[arg(long)]
+        command: String,
+        /// Results path without extension: writes .json and .md.
+        #[arg(long)]
+        out: PathBuf,
+        /// Docs whose measured block to rewrite.
+        #[arg(long)]
+        doc: Vec<PathBuf>,
+    },
+    /// Rewrite the docs' measured blocks from `<out>.json`.
+    Docs {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        doc: Vec<PathBuf>,
+    },
+    /// The source names, one a line.
+    List,
+}
+
+fn main() -> ExitCode {
+    let outcome = match Cli::parse().command {
+        Cmd::Run { name, n } => run(&name, n),
+        Cmd::Record { counts, n, runs, command, out, doc } => record(&counts, n, runs, &command, &out).and_then(|json| write_docs(&json, &out, &doc)),
+        Cmd::Docs { out, doc } => read_json(&out.with_extension("json")).and_then(|json| write_docs(&json, &out, &doc)),
+        Cmd::List => {
+            SOURCES.iter().for_each(|s| println!("{}", s.0));
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn unknown(name: &str) -> String {
+    let names: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
+    format!("unknown source {name:?}; expected one of {}", names.join(", "))
+}
+
+fn run(name: &str, n: u64) -> Result<(), String> {
+    if name == "fast-atfork" {
+        // SAFETY: single-threaded, before anything reads the environment.
+        unsafe { std::env::set_var("IDGEN_WIPEONFORK", "off") };
+    }
+    let acc = dispatch(name, Count(n)).ok_or_else(|| unknown(name))?;
+    println!("{name} n={n} xor={acc:032x} fork model {:?} aes in hardware {}", idgen::fork_model(), aes::hardware_accelerated());
+    Ok(())
+}
+
+/// Median, min and max.
+fn spread(mut values: Vec<f64>) -> Value {
+    values.sort_by(f64::total_cmp);
+    let median = values[values.len() / 2];
+    json!({ "median": median, "min": values[0], "max": values[values.len() - 1] })
+}
+
+/// Per run, the median sample of every thread's samples; `threads` threads each with their own
+/// source, started together.
+fn timed_run(name: &str, threads: usize) -> Result<f64, String> {
+    let samples: Vec<Vec<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| dispatch(name, Time))).collect();
+        handles.into_iter().map(|h| h.join().expect("timing thread").ok_or_else(|| unknown(name))).collect::<Result<_, _>>()
+    })?;
+    let mut all: Vec<f64> = samples.into_iter().flatten().collect();
+    all.sort_by(f64::total_cmp);
+    Ok(all[all.len() / 2])
+}
+
+/// callgrind's total instructions (`summary:` line) of `run NAME`.
+fn callgrind_ir(dir: &Path, name: &str) -> Result<f64, String> {
+    let path = dir.join(format!("callgrind.{name}"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("summary: ").or_else(|| l.strip_prefix("totals: ")))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .ok_or_else(|| format!("{}: no summary line", path.display()))
+}
+
+/// getrandom calls in `strace -c` output: the `calls` column of the `getrandom` row (columns
+/// `% time, seconds, usecs/call, calls, [errors], syscall`); no row means no call.
+fn strace_getrandom(dir: &Path, name: &str) -> Result<f64, String> {
+    let path = dir.join(format!("strace.{name}"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let row = text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).find(|f| f.last() == Some(&"getrandom"));
+    match row {
+        None => Ok(0.0),
+        Some(f) => f.get(3).and_then(|c| c.parse().ok()).ok_or_else(|| format!("{}: unreadable getrandom row", path.display())),
+    }
+}
+
+fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Result<Value, String> {
+    if runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    let counted = n.div_ceil(BATCH as u64) as f64 * BATCH as f64;
+    let mut rows = Vec::new();
+    let mut medians = std::collections::HashMap::new();
+    for &(name, group, what) in SOURCES.iter().filter(|s| s.1 != Group::Baseline) {
+        eprintln!("mint-cost: timing {name}");
+        let mut by_threads = Vec::new();
+        for threads in [1, 2] {
+            let per_run = (0..runs).map(|_| timed_run(name, threads)).collect::<Result<Vec<_>, _>>()?;
+            medians.insert((name, threads), per_run.clone());
+            by_threads.push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
+        }
+        let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, "baseline")?) / counted;
+        let calls = (strace_getrandom(counts, name)? - strace_getrandom(counts, "baseline")?) / counted * 1000.0;
+        let (one, two) = (by_threads[0]["ns_per_id"]["median"].as_f64(), by_threads[1]["ns_per_id"]["median"].as_f64());
+        rows.push(json!({
+            "name": name, "group": if group == Group::Idgen { "idgen" } else { "peer" }, "what": what,
+            "ir_per_id": ir, "getrandom_per_1000": calls,
+            "ns_per_id": by_threads[0]["ns_per_id"], "ns_per_id_2_threads": by_threads[1]["ns_per_id"],
+            "two_thread_ratio": two.zip(one).map(|(t, o)| t / o),
+            "runs": by_threads,
+        }));
+    }
+    // Speed-ups from the same run's medians, then their median over runs.
+    let ratio = |slow: &str| {
+        let r: Vec<f64> = medians[&(slow, 1)].iter().zip(&medians[&("fast", 1)]).map(|(s, f)| s / f).collect();
+        spread(r)
+    };
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned().unwrap_or_default();
+    let num = |name: &str, key: &str| row(name)[key].as_f64().unwrap_or(f64::NAN);
+    let median = |name: &str| row(name)["ns_per_id"]["median"].as_f64().unwrap_or(f64::NAN);
+    let vs_rand = ratio("rand-random-u128");
+    let vs_uuid = ratio("uuid");
+    let target = |what: &str, value: f64, met: bool| json!({ "target": what, "value": value, "met": met });
+    let targets = vec![
+        target("mint() <= 20 Ir/ID", num("fast", "ir_per_id"), num("fast", "ir_per_id") <= 20.0),
+        target("mint() <= 2.0 ns/ID median at 1 thread", median("fast"), median("fast") <= 2.0),
+        target("mint() per-thread ns/ID at 2 threads within 10% of 1 thread", num("fast", "two_thread_ratio"), num("fast", "two_thread_ratio") <= 1.10),
+        target("fill <= 0.5 ns/ID for a 1000-ID batch", median("fill"), median("fill") <= 0.5),
+        target("mint() >= 4x faster than rand::random::<u128>() (same runs, median)", vs_rand["median"].as_f64().unwrap_or(0.0), vs_rand["median"].as_f64().unwrap_or(0.0) >= 4.0),
+        target("mint() >= 150x faster than Uuid::new_v4() (same runs, median)", vs_uuid["median"].as_f64().unwrap_or(0.0), vs_uuid["median"].as_f64().unwrap_or(0.0) >= 150.0),
+        target("mint() <= 0.01 getrandom per 1000 IDs", num("fast", "getrandom_per_1000"), num("fast", "getrandom_per_1000") <= 0.01),
+        target(
+            "wipe-on-fork adds <= 2 Ir/ID over the atfork fallback",
+            num("fast", "ir_per_id") - num("fast-atfork", "ir_per_id"),
+            num("fast", "ir_per_id") - num("fast-atfork", "ir_per_id") <= 2.0,
+        ),
+    ];
+    let json = json!({
+        "tool": "valgrind --tool=callgrind and strace -f -c on `mint-cost run`; wall clock in `mint-cost record` (idgen/examples/mint-cost.rs)",
+        "command": command,
+        "date": sh("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+        "cpu": cpu_model(),
+        "cores": sh("nproc", &[]),
+        "toolchain": sh("rustc", &["-V"]),
+        "valgrind": sh("valgrind", &["--version"]),
+        "fork_model": format!("{:?}", idgen::fork_model()),
+        "aes_hardware": aes::hardware_accelerated(),
+        "ids_per_counted_run": counted,
+        "timing": format!("{SAMPLES} samples of {SAMPLE_BATCHES} x {BATCH} IDs after one warm-up, per run the median sample (of all threads' samples); {runs} runs per source and thread count"),
+        "unit": { "ir_per_id": "user-space instructions per ID", "ns_per_id": "ns per ID per thread" },
+        "strategies": rows,
+        "speedup_vs_rand_random_u128": vs_rand,
+        "speedup_vs_uuid_new_v4": vs_uuid,
+        "targets": targets,
+    });
+    let json_path = out.with_extension("json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&json).expect("json") + "\n").map_err(|e| format!("{}: {e}", json_path.display()))?;
+    let md_path = out.with_extension("md");
+    std::fs::write(&md_path, markdown(&json)).map_err(|e| format!("{}: {e}", md_path.display()))?;
+    eprintln!("mint-cost: wrote {} and {}", json_path.display(), md_path.display());
+    Ok(json)
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn fmt_spread(v: &Value) -> String {
+    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    format!("{:.2} ({:.2} .. {:.2})", f("median"), f("min"), f("max"))
+}
+
+/// The strategy table the docs carry and the results file starts with.
+fn table(json: &Value) -> Vec<String> {
+    let mut lines = vec![
+        "| source | Ir/ID | getrandom per 1000 IDs | ns/ID, 1 thread: median (min .. max) over runs | ns/ID, 2 threads | 2t / 1t |".to_owned(),
+        "|---|---:|---:|---:|---:|---:|".to_owned(),
+    ];
+    for r in json["strategies"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "| {} | {:.2} | {:.4} | {} | {} | {:.3} |",
+            r["name"].as_str().unwrap_or("?"),
+            r["ir_per_id"].as_f64().unwrap_or(f64::NAN),
+            r["getrandom_per_1000"].as_f64().unwrap_or(f64::NAN),
+            fmt_spread(&r["ns_per_id"]),
+            fmt_spread(&r["ns_per_id_2_threads"]),
+            r["two_thread_ratio"].as_f64().unwrap_or(f64::NAN),
+        ));
+    }
+    lines
+}
+
+fn markdown(json: &Value) -> String {
+    let s = |k: &str| json[k].as_str().unwrap_or("?").to_owned();
+    let mut md = vec![
+        "# What one message ID costs".to_owned(),
+        String::new(),
+        "Generated by `scripts/mint-costs.sh`; do not edit. Ir/ID is callgrind's instruction count of".to_owned(),
+        "`mint-cost run NAME -n N` minus the same batch loop minting nothing (`baseline`), divided by N, so".to_owned(),
+        "a per-ID source's count includes storing the ID into its batch slot. User space only, so a".to_owned(),
+        "syscall shows as its wrapper. getrandom calls come".to_owned(),
+        "from `strace -f -c` on the same runs minus the baseline's. ns/ID is wall clock on a shared".to_owned(),
+        "machine: it moves from run to run, the instruction counts do not. valgrind offers no VAES or".to_owned(),
+        "AVX-512, so under callgrind the `aes` crate runs its AES-NI (one block per instruction) path;".to_owned(),
+        "the timed runs use whatever this CPU has.".to_owned(),
+        String::new(),
+        format!("- Command: `{}`", s("command")),
+        format!("- Date: {}", s("date")),
+        format!("- CPU: {} ({} cores seen, shared with other work); AES in hardware: {}", s("cpu"), s("cores"), json["aes_hardware"]),
+        format!("- Fork model: {}", s("fork_model")),
+        format!("- Toolchain: {}; {}", s("toolchain"), s("valgrind")),
+        format!("- Timing: {}", s("timing")),
+        String::new(),
+    ];
+    md.extend(table(json));
+    md.push(String::new());
+    for r in json["strategies"].as_array().into_iter().flatten() {
+        md.push(format!("- `{}`: {}", r["name"].as_str().unwrap_or("?"), r["what"].as_str().unwrap_or("")));
+    }
+    md.push(String::new());
+    md.push(format!(
+        "`mint()` against `rand::random::<u128>()`: {}x; against `Uuid::new_v4()` (`uuid`): {}x (median (min .. max) of the runs' ratios).",
+        fmt_spread(&json["speedup_vs_rand_random_u128"]),
+        fmt_spread(&json["speedup_vs_uuid_new_v4"])
+    ));
+    md.extend([String::new(), "| target | value | met |".into(), "|---|---:|---|".into()]);
+    for t in json["targets"].as_array().into_iter().flatten() {
+        md.push(format!(
+            "| {} | {:.3} | {} |",
+            t["target"].as_str().unwrap_or("?"),
+            t["value"].as_f64().unwrap_or(f64::NAN),
+            if t["met"] == true { "yes" } else { "no" }
+        ));
+    }
+    md.join("\n") + "\n"
+}
+
+/// Replaces the text between the markers in each doc with the measured table.
+fn write_docs(json: &Value, out: &Path, docs: &[PathBuf]) -> Result<(), String> {
+    let mut block = vec![
+        MARK_BEGIN.to_owned(),
+        format!(
+            "From `{}` on {} ({}, {} cores), written to `{}`.",
+            json["command"].as_str().unwrap_or("?"),
+            json["date"].as_str().unwrap_or("?"),
+            json["cpu"].as_str().unwrap_or("?"),
+            json["cores"].as_str().unwrap_or("?"),
+            out.with_extension("md").display()
+        ),
+        String::new(),
+    ];
+    block.extend(table(json));
+    block.push(MARK_END.to_owned());
+    let block = block.join("\n");
+    for doc in docs {
+        let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {e}", doc.display()))?;
+        let (Some(begin), Some(end)) = (text.find(MARK_BEGIN), text.find(MARK_END)) else {
+            return Err(format!("{} has no mint-costs markers", doc.display()));
+        };
+        let new = format!("{}{block}{}", &text[..begin], &text[end + MARK_END.len()..]);
+        std::fs::write(doc, new).map_err(|e| format!("{}: {e}", doc.display()))?;
+        eprintln!("mint-cost: rewrote the measured block in {}", doc.display());
+    }
+    Ok(())
+}
+
+fn sh(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program).args(args).output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned()).unwrap_or_default()
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_owned()))
+        .unwrap_or_else(|| "unknown CPU".into())
+}

@@ -1,0 +1,182 @@
+"""The `iggy-python` row: the released Python client (PyPI `apache-iggy` 0.9.0) driven through its
+public API as an application drives it: connect, log in, find or create the stream and the
+topic, and send the contract's messages (sdks/README.md) in batches of BATCH with one request in
+flight. Prints one JSON result line; any error is one `error: ...` line and exit 1."""
+
+import asyncio
+import json
+import math
+import os
+import sys
+import time
+
+from blocks import block_orders
+from ids import STRATEGIES
+from settings import SettingsError, settings_from_env
+
+SDK = "iggy-python"
+SEND_PATH = "faithful"
+STREAM = "mintbench"
+TOPIC = "ids"
+PARTITION = 0
+# Connect and every reply wait are bounded: nothing hangs.
+WAIT_S = 10
+PAYLOAD_PATTERN = 0xA5A5A5A5A5A5A5A5
+SETUP_COMMAND = "sdks/iggy-python/setup.sh"
+
+
+class RunError(Exception):
+    """The server refused a request, or the connection failed; the message names which."""
+
+
+def payload(seq, bits, pack):
+    """Message `seq`'s payload: PACK values of BITS bits, each in ceil(BITS/8) little-endian bytes."""
+    mask, width = (1 << bits) - 1, -(-bits // 8)
+    return b"".join(((((seq + i) & ((1 << 64) - 1)) ^ PAYLOAD_PATTERN) & mask).to_bytes(width, "little")
+                    for i in range(pack))
+
+
+def percentile(sorted_values, fraction):
+    """Nearest rank: the smallest value with at least `fraction` of the values at or below it."""
+    return sorted_values[max(math.ceil(fraction * len(sorted_values)), 1) - 1]
+
+
+def spin(ns):
+    """Injected work: spins on the monotonic clock for `ns` ns and returns the measured length."""
+    start = time.perf_counter_ns()
+    while time.perf_counter_ns() - start < ns:
+        pass
+    return time.perf_counter_ns() - start
+
+
+class Arm:
+    """One MSG_ID entry: its id source and what its timed batches took."""
+
+    def __init__(self, msg_id, messages, inject_ns):
+        self.msg_id = msg_id
+        self.next_id = STRATEGIES[msg_id](messages)
+        self.inject_ns = inject_ns
+        self.injected_ns = 0
+        self.batch_ns = []
+        self.rtt_ns = []
+        self.timed_messages = 0
+
+
+async def bounded(what, server, awaitable):
+    try:
+        return await asyncio.wait_for(awaitable, WAIT_S)
+    except asyncio.TimeoutError:
+        raise RunError(f"SERVER={server} did not answer {what} within {WAIT_S} s") from None
+    except RuntimeError as e:
+        raise RunError(f"SERVER={server} refused {what}: {e}") from None
+
+
+async def stream_and_topic(client, server):
+    """Finds the stream and the topic by name, creating each that does not exist yet."""
+    if await bounded("GET_STREAM", server, client.get_stream(STREAM)) is None:
+        await bounded("CREATE_STREAM", server, client.create_stream(STREAM))
+    if await bounded("GET_TOPIC", server, client.get_topic(STREAM, TOPIC)) is None:
+        await bounded("CREATE_TOPIC", server, client.create_topic(STREAM, TOPIC, 1))
+
+
+class Sender:
+    """Numbers the connection's messages 0, 1, 2, ... in send order and times each batch."""
+
+    def __init__(self, iggy, client, settings):
+        self.iggy, self.client, self.settings = iggy, client, settings
+        self.seq = 0
+
+    async def send(self, arm, count, timed):
+        s, iggy = self.settings, self.iggy
+        started = time.perf_counter_ns()
+        injected = spin(count * arm.inject_ns) if arm.inject_ns else 0
+        messages = [iggy.SendMessage(payload(seq, s.bits, s.pack), id=arm.next_id())
+                    for seq in range(self.seq, self.seq + count)]
+        sent = time.perf_counter_ns()
+        await bounded("SEND_MESSAGES", s.server, self.client.send_messages(STREAM, TOPIC, PARTITION, messages))
+        acked = time.perf_counter_ns()
+        self.seq += count
+        if timed:
+            arm.injected_ns += injected
+            arm.batch_ns.append(acked - started)
+            arm.rtt_ns.append(acked - sent)
+            arm.timed_messages += count
+        return started, acked
+
+
+async def produce(iggy, settings):
+    arms = [Arm(name, settings.messages, settings.inject_ns if i == settings.inject_arm else 0)
+            for i, name in enumerate(settings.msg_ids)]  # preset ids are minted here, before connecting
+    config = iggy.TcpConfig(server_address=settings.server, nodelay=True,
+                            reconnection=iggy.TcpReconnectionConfig(enabled=False))
+    client = iggy.IggyClient(config)
+    await bounded("the connection", settings.server, client.connect())
+    await bounded("LOGIN", settings.server, client.login_user("iggy", "iggy"))
+    await stream_and_topic(client, settings.server)
+    sender = Sender(iggy, client, settings)
+    sizes = [min(settings.batch, settings.messages - b * settings.batch) for b in range(settings.batches)]
+    if settings.paired:
+        orders = block_orders(settings.seed, len(arms), len(sizes))
+        for b, (size, order) in enumerate(zip(sizes, orders)):
+            for a in order:
+                await sender.send(arms[a], size, timed=b >= settings.warmup_batches)
+        result = paired_result(settings, arms)
+    else:
+        first = last = None
+        for b, size in enumerate(sizes):
+            started, acked = await sender.send(arms[0], size, timed=b >= settings.warmup_batches)
+            if b == settings.warmup_batches:
+                first = started
+            last = acked
+        result = single_result(settings, arms[0], last - first)
+    await bounded("LOGOUT", settings.server, client.logout_user())
+    return result
+
+
+def single_result(settings, arm, elapsed_ns):
+    rtt = sorted(arm.rtt_ns)
+    return {
+        "sdk": SDK, "msg_id": arm.msg_id, "send_path": SEND_PATH, "messages": settings.messages,
+        "warmup": settings.warmup_batches * settings.batch, "timed_messages": arm.timed_messages,
+        "elapsed_ns": elapsed_ns, "msgs_per_sec": arm.timed_messages / (elapsed_ns / 1e9),
+        "injected_ns": arm.injected_ns, "rtt_p50_ns": percentile(rtt, 0.5),
+        "rtt_p99_ns": percentile(rtt, 0.99), "rtt_p999_ns": percentile(rtt, 0.999),
+    }
+
+
+def paired_result(settings, arms):
+    return {
+        "sdk": SDK, "paired": True, "seed": str(settings.seed), "send_path": SEND_PATH,
+        "messages": settings.messages, "warmup": settings.warmup_batches * settings.batch,
+        "blocks": settings.batches - settings.warmup_batches,
+        "arms": [{
+            "msg_id": a.msg_id, "timed_messages": a.timed_messages, "elapsed_ns": sum(a.batch_ns),
+            "msgs_per_sec": a.timed_messages / (sum(a.batch_ns) / 1e9), "injected_ns": a.injected_ns,
+            "batch_ns": a.batch_ns,
+        } for a in arms],
+    }
+
+
+def import_client():
+    try:
+        import apache_iggy
+    except ImportError:
+        raise RunError(f"the Python client apache-iggy is not installed; run {SETUP_COMMAND}") from None
+    return apache_iggy
+
+
+def main():
+    try:
+        settings = settings_from_env(os.environ)
+        result = asyncio.run(produce(import_client(), settings))
+    except (SettingsError, RunError) as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        # After a failed connect the client's Rust runtime aborts the interpreter's shutdown
+        # (SIGABRT); leave without it so the exit status is ours.
+        os._exit(1)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

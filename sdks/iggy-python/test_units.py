@@ -1,0 +1,66 @@
+"""The row's own parts against the shared vectors and the contract's error forms."""
+
+import json
+import pathlib
+
+import pytest
+
+from blocks import block_orders
+from ids import STRATEGIES, fast_ids, preset_ids, sdk_ids
+from producer import payload
+from settings import SettingsError, settings_from_env
+
+VECTORS = json.loads((pathlib.Path(__file__).parent.parent / "vectors.json").read_text())
+GOOD = {"SERVER": "127.0.0.1:1", "MSG_ID": "fast", "BITS": "42", "PACK": "1", "BATCH": "10",
+        "MESSAGES": "100", "WARMUP": "10"}
+
+
+def test_block_orders_match_the_vectors():
+    for case in VECTORS["block_orders"]:
+        assert block_orders(int(case["seed"]), case["arms"], len(case["blocks"])) == case["blocks"], case
+
+
+def test_payloads_match_the_vectors():
+    for case in VECTORS["payloads"]:
+        assert payload(int(case["seq"]), case["bits"], case["pack"]).hex() == case["hex"], case
+
+
+def test_ids_are_what_the_api_takes():
+    assert sdk_ids(3)() is None, "no id: the client mints its own"
+    fast = fast_ids(100, pool_bytes=32)
+    values = [fast() for _ in range(5)]
+    assert all(isinstance(v, int) and 0 <= v < 1 << 128 for v in values)
+    assert len(set(values)) == 5, "a new pool after two ids"
+    preset = preset_ids(4)
+    assert len({preset() for _ in range(4)}) == 4
+    with pytest.raises(StopIteration):
+        preset()
+
+
+def error(**changes):
+    with pytest.raises(SettingsError) as e:
+        settings_from_env({**GOOD, **changes})
+    return str(e.value)
+
+
+def test_an_unknown_msg_id_lists_every_name_in_the_contract_form():
+    assert error(MSG_ID="md5") == f"MSG_ID=md5 is unknown; expected one of {', '.join(STRATEGIES)}"
+    assert error(MSG_ID="md5") == "MSG_ID=md5 is unknown; expected one of sdk, uuid, fast, preset"
+
+
+def test_bad_settings_name_the_setting():
+    assert error(SEND_PATH="lean").startswith("SEND_PATH=lean is unknown; expected one of faithful")
+    assert error(MODE="mint").startswith("MODE=mint")
+    assert error(BITS="65").startswith("BITS=65")
+    for name in ("PACK", "BATCH", "MESSAGES"):
+        assert error(**{name: "0"}).startswith(f"{name}=0"), name
+    assert error(MESSAGES="5").startswith("MESSAGES=5 is below BATCH=10")
+    assert error(WARMUP="100").startswith("WARMUP=100 leaves no timed batch")
+    assert error(PAIRED="1").startswith("PAIRED=1 needs at least two arms")
+    assert error(PAIRED="1", MSG_ID="sdk,fast", INJECT_ARM="2").startswith("INJECT_ARM=2")
+    assert error(SERVER="").startswith("SERVER is not set")
+
+
+def test_paired_settings_keep_every_arm_in_order():
+    s = settings_from_env({**GOOD, "PAIRED": "1", "SEED": "7", "MSG_ID": "fast,sdk,fast", "INJECT_ARM": "2"})
+    assert (s.msg_ids, s.seed, s.inject_arm, s.warmup_batches, s.batches) == (("fast", "sdk", "fast"), 7, 2, 1, 10)
