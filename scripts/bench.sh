@@ -8,9 +8,21 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
-  cargo run --release --quiet -p harness -- run --help
-  exit 0
-fi
-bash scripts/setup.sh $(echo "${SDK:-rust}" | tr ',' ' ') >&2
+for arg in "$@"; do
+  if [ "$arg" = --help ] || [ "$arg" = -h ]; then
+    cat <<'USAGE'
+scripts/bench.sh [FLAGS]: set up the SDK rows named by SDK (default rust), build the harness,
+and run every SDK x MSG_ID variant REPEAT times, interleaved, against the built-in sink, with
+an A/A control. Each setting below is a flag or the environment variable of the same name:
+  SDK=rust,node MSG_ID=uuid,fast REPEAT=10 scripts/bench.sh
+  scripts/bench.sh --sdk rust,node --msg-id uuid,fast -f suites/pr4076.toml
+Reports go to results/<NAME>.md, .json and .html. The flags, as `harness run` takes them:
+
+USAGE
+    cargo run --release --quiet -p harness -- run --help | sed -e '1,2d' -e 's|^Usage: harness run|Usage: scripts/bench.sh|'
+    exit 0
+  fi
+done
+IFS=',' read -r -a sdks <<<"${SDK:-rust}"
+bash scripts/setup.sh "${sdks[@]}" >&2
 exec target/release/harness run "$@"

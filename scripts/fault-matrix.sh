@@ -20,7 +20,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-for var in MODE SDK MSG_ID REPEAT BITS PACK BATCH MESSAGES WARMUP TIMEOUT NAME RESULTS_DIR SERVER PARTITIONS; do unset "$var"; done
+# Every variable the harness and its producers read, from the harness's own settings table.
+while IFS= read -r var; do unset "$var"; done < <("$bin/harness" settings --env-names)
 
 passed=0 failed=0
 # verdict NAME EXPECTED OK DETAIL

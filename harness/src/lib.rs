@@ -1,8 +1,16 @@
-//! The harness's reusable parts: the wire format, the sink and the Rust producer. The `harness`
-//! binary drives them; the real-client member (`iggy-producer/`) and the fuzz targets (`fuzz/`)
-//! use them too.
+//! The harness: everything that measures what minting message IDs costs inside a producer.
+//! The modules are listed bottom-up, each using only those before it: the Iggy wire format;
+//! the Rust producer that speaks it; the sink that serves it and checks every delivery; the
+//! statistics; where a result was measured; the one writer of the languages' mint reports; and the runner that starts sinks and producers, judges the results and writes
+//! the reports, with `calibrate` (what this machine can detect) on top. The `harness` binary is
+//! a thin command line over them; the real-client member (`iggy-producer/`) and the fuzz
+//! targets (`fuzz/`) use the wire format, the producer and the sink.
 
-pub mod mint_report;
+pub mod wire;
 pub mod producer;
 pub mod sink;
-pub mod wire;
+pub mod stats;
+pub mod machine;
+pub mod mint_report;
+pub mod runner;
+pub use runner::calibrate;

@@ -1,9 +1,8 @@
 //! mintbench's harness: the sink, the Rust producer, the run orchestrator and the test vectors.
 
-mod runner;
 mod vectors;
 
-use harness::{producer, sink, wire};
+use harness::{producer, runner, sink, wire};
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -35,8 +34,18 @@ enum Command {
     Calibrate(runner::CalibrateArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
+    /// Print the settings of `harness run` as a table: variable, flag, default, meaning.
+    Settings(SettingsArgs),
     /// Turn a language benchmark's raw samples (sdks/README.md) into results/sdk-<lang>-mint.json and .md.
     MintReport(MintReportArgs),
+}
+
+#[derive(clap::Args)]
+struct SettingsArgs {
+    /// Print only the names of every variable the harness and its producers read, one a line
+    /// (for clearing an environment).
+    #[arg(long)]
+    env_names: bool,
 }
 
 #[derive(clap::Args)]
@@ -92,6 +101,10 @@ fn main() -> ExitCode {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())
         }
+        Command::Settings(args) => {
+            print!("{}", if args.env_names { runner::settings::env_names().join("\n") + "\n" } else { runner::settings::table() });
+            Ok(())
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -124,4 +137,22 @@ fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
         eprintln!("sink: totals {}", serde_json::to_string(&sink.counts())?);
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_flag_says_what_it_does() {
+        let cli = Cli::command();
+        // `produce` keeps the producer's own flags.
+        for sub in cli.get_subcommands().filter(|s| s.get_name() != "produce") {
+            for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                assert!(help.len() > 10, "harness {} --{} has no help text", sub.get_name(), arg.get_id());
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ use common::{fails_with, harness, scratch};
 fn calibration_reports_every_level_and_the_targets() {
     let dir = scratch("calibrate");
     let out = harness()
-        .args(["calibrate", "--suites", "2", "--repeat", "2", "--messages", "20000", "--results-dir"])
+        .args(["calibrate", "--rounds", "2", "--repeat", "2", "--messages", "20000", "--results-dir"])
         .arg(&dir)
         .output()
         .unwrap();
@@ -23,6 +23,8 @@ fn calibration_reports_every_level_and_the_targets() {
     assert!((levels[3]["expected_change_pct"].as_f64().unwrap() + 100.0 * 10.0 / 110.0).abs() < 1e-9);
     assert!(levels.iter().all(|l| l["judged"] == 2), "{levels:?}");
     assert_eq!(json["runs"].as_array().unwrap().len(), 2);
+    let command = json["command"].as_str().unwrap();
+    assert!(command.contains("calibrate --rounds 2 --slowdowns 2,5,10 --repeat 2 --bits 42 --pack 1 --batch 1000 --messages 20000 --warmup 2000 --timeout 300"), "{command}");
     assert_eq!(json["targets"].as_array().unwrap().len(), 2);
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
     assert!(md.contains("| 0% (A/A copy) | 0 |") && md.contains("| 5% | "), "{md}");

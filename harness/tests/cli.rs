@@ -21,6 +21,40 @@ fn bad_settings_give_one_line_and_a_non_zero_exit() {
     fails_with(&["produce", "--server", "127.0.0.1:1"], "cannot connect to 127.0.0.1:1");
     fails_with(&["produce", "--msg-id", "nope"], "MSG_ID=nope is unknown");
     fails_with(&["sink", "--listen", "0.0.0.0:0"], "--listen 0.0.0.0:0 is not a loopback address");
+    fails_with(&["run", "--mode", "nope"], "--mode nope is unknown; expected producer or mint");
+    fails_with(&["run", "--bits", "abc"], "--bits abc is not a whole number");
+    fails_with(&["run", "--format", "pdf"], "FORMAT=pdf names \"pdf\"");
+    fails_with(&["calibrate", "--rounds", "0"], "--rounds 0 is out of range");
+}
+
+/// A bad value in the environment is named as the variable the user set, in one line, exit 1.
+fn fails_from_env(var: &str, value: &str, expected: &str) {
+    let out = harness().args(["run", "--dry-run"]).env(var, value).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{var}={value}: {stderr}");
+    assert_eq!(stderr.trim_end(), format!("error: {expected}"), "{var}={value}");
+}
+
+#[test]
+fn bad_variables_are_named_as_set() {
+    fails_from_env("MODE", "nope", "MODE=nope is unknown; expected producer or mint");
+    fails_from_env("BITS", "abc", "BITS=abc is not a whole number");
+    fails_from_env("COUNTS", "yes", "COUNTS=yes is not true or false");
+    fails_from_env("REPEAT", "0", "REPEAT=0 is out of range: it must be at least 1");
+}
+
+#[test]
+fn the_settings_table_lists_every_variable() {
+    let out = harness().args(["settings", "--env-names"]).output().unwrap();
+    let names = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = names.lines().collect();
+    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "COUNTS", "NAME", "RESULTS_DIR", "FORMAT", "SERVER", "INJECT_NS", "PARTITIONS"] {
+        assert!(names.contains(&var), "{var} missing from {names:?}");
+    }
+    let table = String::from_utf8(harness().arg("settings").output().unwrap().stdout).unwrap();
+    assert!(table.starts_with("| setting | flag | suite key | default | meaning |") && table.contains("| `TIMEOUT` | `--timeout` | `timeout` | 300 |"), "{table}");
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    assert!(readme.contains(&table), "README.md's settings table is `harness settings`; paste it again:\n{table}");
 }
 
 /// Starts `harness sink` on a free port and returns it with its address.

@@ -2,9 +2,8 @@
 
 use serde::Serialize;
 
-use super::arm::{Arm, Latency};
-use super::counts::Counts;
-use super::stats::{Comparison, Summary, Verdict, compare};
+use super::model::{Arm, Latency, SyscallCounts};
+use crate::stats::{Comparison, Summary, Verdict, compare};
 
 /// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
 /// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
@@ -22,12 +21,17 @@ pub struct ArmAnalysis {
     pub latency: Option<Latency>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_bytes_per_msg: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counts: Option<Counts>,
+    #[serde(rename = "counts", skip_serializing_if = "Option::is_none")]
+    pub syscalls: Option<SyscallCounts>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ComparisonRow {
+    /// Indexes of the two arms, in the workload's arms and in `Analysis::arms` alike.
+    #[serde(skip)]
+    pub before_arm: usize,
+    #[serde(skip)]
+    pub after_arm: usize,
     pub sdk: String,
     pub before: String,
     pub after: String,
@@ -37,6 +41,7 @@ pub struct ComparisonRow {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
+    /// One per arm, in the workload's order.
     pub arms: Vec<ArmAnalysis>,
     /// Control B against control A.
     pub control: Option<ComparisonRow>,
@@ -79,7 +84,7 @@ impl Analysis {
                 summary: a.summary(),
                 latency: a.latency(),
                 alloc_bytes_per_msg: a.alloc_bytes_per_msg(),
-                counts: a.counts,
+                syscalls: a.syscalls,
             })
             .collect();
         let control_arm = |c| arms.iter().position(|a| a.control == Some(c));
@@ -102,6 +107,8 @@ impl Analysis {
 fn row(arms: &[Arm], before: usize, after: usize, noise_pct: Option<f64>, control_unstable: bool) -> Option<ComparisonRow> {
     let (b, a) = (&arms[before], &arms[after]);
     Some(ComparisonRow {
+        before_arm: before,
+        after_arm: after,
         sdk: a.sdk.clone(),
         before: b.variant(),
         after: a.variant(),

@@ -9,13 +9,14 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analysis, BASELINES};
-use super::arm::Arm;
-use super::settings::Resolved;
-use super::stats::{Comparison, Verdict};
+use super::format;
+use super::model::Arm;
+use super::settings::Settings;
+use crate::stats::{Comparison, Verdict};
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct Expect {
+pub struct Budgets {
     /// The MSG_ID the budgets judge, for every SDK of the workload [default: fast].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
@@ -38,7 +39,7 @@ pub struct Expect {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Check {
+pub struct BudgetResult {
     /// Which SDK row the check is about ("idgen" for the instruction count).
     pub subject: String,
     pub budget: String,
@@ -51,11 +52,18 @@ pub struct Check {
 
 const DEFAULT_VARIANT: &str = "fast";
 
-impl Expect {
+impl BudgetResult {
+    /// A failed budget as the reports show it: what was asked, observed, and what it means.
+    pub fn failure_text(&self) -> String {
+        format!("FAILED  {}: {}\n  observed: {}\n  meaning:  {}", self.subject, self.budget, self.observed, self.meaning.as_deref().unwrap_or(""))
+    }
+}
+
+impl Budgets {
     /// This block with its unset budgets taken from `below` (a workload's over the suite's).
-    pub fn over(&self, below: &Expect) -> Expect {
+    pub fn over(&self, below: &Budgets) -> Budgets {
         let (s, b) = (self.clone(), below.clone());
-        Expect {
+        Budgets {
             variant: s.variant.or(b.variant),
             faster_than: s.faster_than.or(b.faster_than),
             speedup_at_least: s.speedup_at_least.or(b.speedup_at_least),
@@ -74,7 +82,7 @@ impl Expect {
     }
 
     /// Refuses a budget that names a MSG_ID the workload does not run, or cannot hold.
-    pub fn check(&self, settings: &Resolved) -> anyhow::Result<()> {
+    pub fn check(&self, settings: &Settings) -> anyhow::Result<()> {
         let mut named = vec![("variant", self.variant())];
         named.extend(self.faster_than.as_deref().map(|m| ("faster_than", m)));
         named.extend(self.within_noise_of.as_deref().map(|m| ("within_noise_of", m)));
@@ -108,7 +116,7 @@ impl Expect {
     }
 
     /// Judges every budget for every SDK of the workload. `mint_costs` is results/mint-costs.json.
-    pub fn judge(&self, settings: &Resolved, arms: &[Arm], analysis: &Analysis, mint_costs: &Path) -> Vec<Check> {
+    pub fn judge(&self, settings: &Settings, arms: &[Arm], analysis: &Analysis, mint_costs: &Path) -> Vec<BudgetResult> {
         let variant = self.variant();
         let find = |sdk: &str, msg_id: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == msg_id);
         let mut checks = Vec::new();
@@ -137,19 +145,19 @@ impl Expect {
     }
 }
 
-fn check(subject: &str, budget: String, passed: bool, observed: String, meaning: impl FnOnce() -> String) -> Check {
-    Check { subject: subject.into(), budget, passed, observed, meaning: (!passed).then(meaning) }
+fn check(subject: &str, budget: String, passed: bool, observed: String, meaning: impl FnOnce() -> String) -> BudgetResult {
+    BudgetResult { subject: subject.into(), budget, passed, observed, meaning: (!passed).then(meaning) }
 }
 
 fn describe(c: &Comparison, other: &str) -> String {
-    let ci = c.ratio_ci95.map_or(String::new(), |(lo, hi)| format!(", 95% CI {lo:.2}x .. {hi:.2}x"));
+    let ci = format::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
     let p = c.welch.p.map_or("no p-value".into(), |p| format!("Welch p = {p:.4}"));
     format!("{:.2}x {other} ({:+.1}%{ci}), {p}: {}", c.ratio, c.change_pct, c.verdict.label())
 }
 
 const NOTHING: &str = "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line";
 
-fn faster_than(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved) -> Check {
+fn faster_than(subject: &str, other: &str, c: Option<Comparison>, s: &Settings) -> BudgetResult {
     let budget = format!("faster_than = {other:?}");
     let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
     check(subject, budget, c.verdict == Verdict::Faster, describe(&c, other), || match c.verdict {
@@ -164,7 +172,7 @@ fn faster_than(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved) 
     })
 }
 
-fn speedup(subject: &str, other: &str, min: f64, c: Option<Comparison>) -> Check {
+fn speedup(subject: &str, other: &str, min: f64, c: Option<Comparison>) -> BudgetResult {
     let budget = format!("speedup_at_least = {min}");
     let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
     check(subject, budget, c.ratio >= min, describe(&c, other), || {
@@ -172,7 +180,7 @@ fn speedup(subject: &str, other: &str, min: f64, c: Option<Comparison>) -> Check
     })
 }
 
-fn within_noise(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved) -> Check {
+fn within_noise(subject: &str, other: &str, c: Option<Comparison>, s: &Settings) -> BudgetResult {
     let budget = format!("within_noise_of = {other:?}");
     let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
     check(subject, budget, c.verdict == Verdict::Noise, describe(&c, other), || match c.verdict {
@@ -183,7 +191,7 @@ fn within_noise(subject: &str, other: &str, c: Option<Comparison>, s: &Resolved)
     })
 }
 
-fn p99_9(subject: &str, text: &str, limit: Duration, observed_ns: Option<f64>) -> Check {
+fn p99_9(subject: &str, text: &str, limit: Duration, observed_ns: Option<f64>) -> BudgetResult {
     let budget = format!("p99_9_below = {text:?}");
     let Some(ns) = observed_ns else {
         return check(subject, budget, false, "no latency reported".into(), || "the producer reported no rtt_p999_ns, or its runs failed".into());
@@ -205,7 +213,7 @@ struct MintCost {
     ir_per_id: f64,
 }
 
-fn ir_per_id(variant: &str, limit: f64, path: &Path) -> Check {
+fn ir_per_id(variant: &str, limit: f64, path: &Path) -> BudgetResult {
     let subject = format!("idgen {variant}");
     let budget = format!("ir_per_id_below = {limit}");
     let costs = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<MintCosts>(&t).ok());
@@ -223,26 +231,26 @@ fn ir_per_id(variant: &str, limit: f64, path: &Path) -> Check {
 mod tests {
     use super::*;
 
-    fn settings() -> Resolved {
+    fn settings() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
     }
 
     #[test]
     fn budgets_must_name_the_workloads_msg_ids() {
         let s = settings();
-        let bad = Expect { within_noise_of: Some("preset".into()), ..Expect::default() };
+        let bad = Budgets { within_noise_of: Some("preset".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"preset\" is not a MSG_ID of workload w"));
-        let bad = Expect { speedup_at_least: Some(-1.0), ..Expect::default() };
+        let bad = Budgets { speedup_at_least: Some(-1.0), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("impossible"));
-        let bad = Expect { p99_9_below: Some("soon".into()), ..Expect::default() };
+        let bad = Budgets { p99_9_below: Some("soon".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("not a duration"));
-        assert!(Expect { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Expect::default() }.check(&s).is_ok());
+        assert!(Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() }.check(&s).is_ok());
     }
 
     #[test]
     fn budgets_judge_each_sdk_and_explain_failures() {
         use crate::runner::analysis::baseline_pairs;
-        use crate::runner::arm::fixtures::arm;
+        use crate::runner::model::fixtures::arm;
         let arms = vec![
             arm("rust", "threadrng", Some('A'), (1, 1), &[100.0, 101.0, 99.0, 100.5, 99.5]),
             arm("rust", "threadrng", Some('B'), (6, 1), &[100.5, 99.5, 100.0, 100.2, 99.8]),
@@ -250,7 +258,7 @@ mod tests {
             arm("rust", "fast", None, (16, 1), &[100.4, 101.1, 99.3, 100.6, 99.9]),
         ];
         let analysis = Analysis::of(&arms, &baseline_pairs(&arms));
-        let expect = Expect { faster_than: Some("uuid".into()), p99_9_below: Some("1ms".into()), speedup_at_least: Some(1.5), ..Expect::default() };
+        let expect = Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("1ms".into()), speedup_at_least: Some(1.5), ..Budgets::default() };
         let checks = expect.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
         let by = |budget: &str| checks.iter().find(|c| c.budget.starts_with(budget)).unwrap();
         let tie = by("faster_than");

@@ -1,5 +1,5 @@
 //! `harness calibrate`: what this machine can and cannot detect. It measures the Rust control
-//! arm's time per message, then runs SUITES suites, each an interleaved run with the A/A
+//! arm's time per message, then runs ROUNDS rounds, each an interleaved run with the A/A
 //! control and five arms of the same producer: a base, an identical copy (A/A) and copies slowed
 //! by k% (a calibrated busy-wait of k% of the base's time per message, INJECT_NS). Each copy is
 //! judged against the base by the same verdict rule as `harness run`. A verdict on the A/A copy
@@ -12,36 +12,60 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::analysis::Analysis;
-use super::arm::{Arm, RunRecord};
-use super::execute::{Lab, Outcome};
-use super::machine::Machine;
+use super::format::thousands;
+use super::lab::Lab;
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome, RunRecord};
 use super::report::atomic_write;
-use super::settings::{Layer, Resolved, check_file_name};
-use super::stats::{ALPHA, Verdict, runs_for};
-use super::{CONTROL_MSG_ID, CONTROL_SDK, schedule, sdk};
-use crate::producer::Workload;
+use super::run::schedule;
+use super::sdk;
+use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
+use crate::machine::Machine;
+use crate::stats::{ALPHA, Summary, Verdict, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct CalibrateArgs {
-    /// Suites to run; the false-alarm and detection rates are out of this many.
-    #[arg(long, default_value_t = 20)]
-    pub suites: u32,
-    /// Timed runs per arm in each suite, as in `harness run`.
-    #[arg(long, env = "REPEAT", default_value_t = 10)]
-    pub repeat: u32,
+    /// Rounds to run, each one interleaved suite of every arm; the false-alarm and detection
+    /// rates are out of this many [default: 20].
+    #[arg(long, value_name = "N", conflicts_with = "suites")]
+    pub rounds: Option<u32>,
+    /// The former name of --rounds.
+    #[arg(long, value_name = "N", hide = true)]
+    pub suites: Option<u32>,
     /// Injected slowdowns, % of the base arm's time per message, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "2,5,10")]
     pub slowdowns: Vec<f64>,
     #[command(flatten)]
-    pub workload: Workload,
-    #[arg(long, env = "TIMEOUT", default_value_t = 300)]
-    pub timeout: u64,
+    pub flags: Flags<Calibrate>,
     /// Write <DIR>/<NAME>.md and .json [default: print only, unless NAME is given: results/].
     #[arg(long = "results-dir", visible_alias = "report", env = "RESULTS_DIR", value_name = "DIR")]
     pub results_dir: Option<PathBuf>,
     /// Report name [default: calibration].
     #[arg(long, env = "NAME")]
     pub name: Option<String>,
+}
+
+/// The settings `harness calibrate` takes: the run's size and bounds. The arms are its own.
+#[derive(Clone, Debug)]
+pub struct Calibrate;
+
+impl Selection for Calibrate {
+    fn includes(s: &Setting) -> bool {
+        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT]
+            .iter()
+            .any(|own| own.env == s.env)
+    }
+}
+
+const DEFAULT_ROUNDS: u32 = 20;
+
+impl CalibrateArgs {
+    /// The rounds asked for, and the flag that asked (for its error).
+    fn rounds(&self) -> (u32, &'static str) {
+        match (self.rounds, self.suites) {
+            (_, Some(n)) => (n, "--suites"),
+            (n, None) => (n.unwrap_or(DEFAULT_ROUNDS), "--rounds"),
+        }
+    }
 }
 
 /// Runs used to measure the base arm's time per message, after one warm-up run.
@@ -59,8 +83,10 @@ struct Calibration {
     machine: Machine,
     started: String,
     finished: String,
-    settings: Resolved,
-    suites: u32,
+    settings: Settings,
+    /// Rounds run (the JSON keeps its first name).
+    #[serde(rename = "suites")]
+    rounds: u32,
     base_msgs_per_sec: f64,
     base_ns_per_msg: f64,
     levels: Vec<Level>,
@@ -111,28 +137,20 @@ struct SuiteRecord {
 }
 
 pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
-    if args.suites == 0 {
-        bail!("--suites 0 is out of range: it must be at least 1");
+    let (rounds, rounds_flag) = args.rounds();
+    if rounds == 0 {
+        bail!("{rounds_flag} 0 is out of range: it must be at least 1");
     }
     if let Some(k) = args.slowdowns.iter().find(|k| !(k.is_finite() && **k > 0.0 && **k <= 1000.0)) {
         bail!("--slowdowns {k} is out of range: each must be above 0 and at most 1000 (%)");
     }
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
-    let layer = Layer {
-        sdk: Some(vec![CONTROL_SDK.into()]),
-        msg_id: Some(vec![CONTROL_MSG_ID.into()]),
-        repeat: Some(args.repeat),
-        bits: Some(args.workload.bits),
-        pack: Some(args.workload.pack),
-        batch: Some(args.workload.batch),
-        messages: Some(args.workload.messages),
-        warmup: args.workload.warmup,
-        timeout: Some(args.timeout),
-        counts: Some(false),
-        ..Layer::default()
-    };
-    let (settings, _) = layer.resolve(Some(&name))?;
+    let arms = Layer::default()
+        .with(&settings::SDK, CONTROL_SDK, Source::Flag)
+        .with(&settings::MSG_ID, CONTROL_MSG_ID, Source::Flag)
+        .with(&settings::COUNTS, "false", Source::Flag);
+    let (settings, _) = arms.over(&args.flags.layer).resolve(Some(&name))?;
     let root = sdk::repo_root();
     let out_dir = match (&args.results_dir, &args.name) {
         (Some(dir), _) => Some(dir.clone()),
@@ -167,8 +185,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     );
 
     let mut records = Vec::new();
-    for suite in 1..=args.suites {
-        let mut arms = vec![Arm::new(CONTROL_SDK, CONTROL_MSG_ID, Some('A')), Arm::new(CONTROL_SDK, CONTROL_MSG_ID, Some('B')), base.clone()];
+    for suite in 1..=rounds {
+        let mut arms = vec![Arm::control('A'), Arm::control('B'), base.clone()];
         for &ns in &injects {
             let mut arm = base.clone();
             arm.inject_ns = ns;
@@ -185,8 +203,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         let comparisons: Vec<(f64, f64, Verdict)> =
             analysis.comparisons.iter().zip(&levels).map(|(c, k)| (*k, c.comparison.change_pct, c.comparison.verdict)).collect();
         eprintln!(
-            "calibrate: suite {suite}/{}: {}{}",
-            args.suites,
+            "calibrate: round {suite}/{rounds}: {}{}",
             comparisons.iter().map(|(k, change, v)| format!("+{k}%: {change:+.1}% {}", v.label())).collect::<Vec<_>>().join(", "),
             failed.as_ref().map_or(String::new(), |f| format!(" FAILED {f}"))
         );
@@ -200,15 +217,15 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     }
 
     let levels: Vec<Level> = levels.iter().zip(&injects).enumerate().map(|(i, (&k, &ns))| level(i, k, ns, &records)).collect();
-    let targets = targets(&levels, args);
+    let targets = targets(&levels, &settings, rounds);
     let calibration = Calibration {
-        command: command(args),
+        command: command(args, &settings, rounds),
         name,
         machine: Machine::describe(&root, &[("rust", &["rustc", "--version"])]),
         started,
         finished: now(),
         settings,
-        suites: args.suites,
+        rounds,
         base_msgs_per_sec,
         base_ns_per_msg,
         control_unstable_suites: records.iter().filter(|r| r.control_unstable).count() as u32,
@@ -248,7 +265,7 @@ fn level(index: usize, k: f64, inject_ns: u64, records: &[SuiteRecord]) -> Level
             .iter()
             .filter(|r| r.failed.is_none())
             .filter_map(|r| r.samples.get(arm))
-            .filter_map(|(_, s)| super::stats::Summary::of(s).map(|s| s.stddev_pct))
+            .filter_map(|(_, s)| Summary::of(s).map(|s| s.stddev_pct))
             .collect();
         sds.iter().sum::<f64>() / sds.len().max(1) as f64
     };
@@ -271,45 +288,41 @@ fn level(index: usize, k: f64, inject_ns: u64, records: &[SuiteRecord]) -> Level
     }
 }
 
-fn targets(levels: &[Level], args: &CalibrateArgs) -> Vec<Target> {
+fn targets(levels: &[Level], settings: &Settings, rounds: u32) -> Vec<Target> {
+    let repeat = settings.repeat;
     let mut out = Vec::new();
     if let Some(aa) = levels.first() {
         out.push(Target {
             target: format!("A/A false alarms <= {:.0}% over at least 20 suites at REPEAT=10", MAX_FALSE_ALARMS * 100.0),
-            value: format!("{} of {} ({:.0}%) at REPEAT={}, {} suites", aa.verdicts, aa.judged, aa.rate * 100.0, args.repeat, args.suites),
-            met: aa.rate <= MAX_FALSE_ALARMS && aa.judged >= 20 && args.repeat == 10,
+            value: format!("{} of {} ({:.0}%) at REPEAT={repeat}, {rounds} suites", aa.verdicts, aa.judged, aa.rate * 100.0),
+            met: aa.rate <= MAX_FALSE_ALARMS && aa.judged >= 20 && repeat == 10,
         });
     }
     if let Some(l) = levels.iter().find(|l| l.slowdown_pct == TARGET_SLOWDOWN_PCT) {
         out.push(Target {
             target: format!("a {TARGET_SLOWDOWN_PCT}% injected slowdown detected in >= {:.0}% of suites at REPEAT=10", TARGET_POWER * 100.0),
             value: format!(
-                "{} of {} ({:.0}%) at REPEAT={}{}",
+                "{} of {} ({:.0}%) at REPEAT={repeat}{}",
                 l.slower,
                 l.judged,
                 l.rate * 100.0,
-                args.repeat,
                 l.repeat_for_90pct.map_or(String::new(), |n| format!("; REPEAT={n} would reach {:.0}% (estimate)", TARGET_POWER * 100.0))
             ),
-            met: l.rate >= TARGET_POWER && args.repeat == 10,
+            met: l.rate >= TARGET_POWER && repeat == 10,
         });
     }
     out
 }
 
-fn command(args: &CalibrateArgs) -> String {
-    let mut c = format!(
-        "cargo run --release -p harness -- calibrate --suites {} --repeat {} --slowdowns {} --messages {} --batch {} --bits {} --pack {}",
-        args.suites,
-        args.repeat,
-        args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
-        args.workload.messages,
-        args.workload.batch,
-        args.workload.bits,
-        args.workload.pack
-    );
-    if let Some(w) = args.workload.warmup {
-        let _ = write!(c, " --warmup {w}");
+/// The command that reproduces this calibration: every resolved setting it takes, as a flag.
+fn command(args: &CalibrateArgs, settings: &Settings, rounds: u32) -> String {
+    let slowdowns = args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
+    let mut c = format!("cargo run --release -p harness -- calibrate --rounds {rounds} --slowdowns {slowdowns}");
+    let resolved = settings.fields();
+    for s in SETTINGS.iter().filter(|s| Calibrate::includes(s)) {
+        if let Some((_, value)) = resolved.iter().find(|(key, _)| *key == s.key()) {
+            let _ = write!(c, " --{} {value}", s.flag);
+        }
     }
     if let Some(name) = &args.name {
         let _ = write!(c, " --name {name}");
@@ -327,16 +340,16 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Command: `{}`", c.command);
     let _ = writeln!(out, "- Started {}, finished {}", c.started, c.finished);
     let m = &c.machine;
-    let _ = writeln!(out, "- Machine: {} ({} cores), Linux {}, revision {}; {}", m.cpu_model, m.cores, m.kernel, m.git_revision, m.toolchains.join("; "));
+    let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
         "- Settings: the Rust producer, MSG_ID={} REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} suites, each one interleaved run of the A/A control, a base arm, an identical copy and one copy per slowdown.",
-        CONTROL_MSG_ID, s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.suites
+        CONTROL_MSG_ID, s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
     );
     let _ = writeln!(
         out,
         "- Base arm: {} msgs/s, {:.1} ns per message (median of {BASE_RUNS} runs); a k% slowdown adds a calibrated busy-wait of k% of that per message inside the timed window, which lowers msgs/s by k/(100+k) %.\n",
-        super::report::thousands(c.base_msgs_per_sec),
+        thousands(c.base_msgs_per_sec),
         c.base_ns_per_msg
     );
     let _ = writeln!(out, "| injected | busy-wait, ns/msg | expected change | mean observed change | mean stddev % | verdicts | rate | withheld | REPEAT for 90% |");
@@ -363,7 +376,7 @@ fn markdown(c: &Calibration) -> String {
             }
         );
     }
-    let _ = writeln!(out, "\nThe A/A control itself was unstable (verdicts withheld) in {} of {} suites; {} suite(s) had a failed run.\n", c.control_unstable_suites, c.suites, c.failed_suites);
+    let _ = writeln!(out, "\nThe A/A control itself was unstable (verdicts withheld) in {} of {} suites; {} suite(s) had a failed run.\n", c.control_unstable_suites, c.rounds, c.failed_suites);
     let _ = writeln!(out, "| target | value | met |\n|---|---|---|");
     for t in &c.targets {
         let _ = writeln!(out, "| {} | {} | {} |", t.target, t.value, if t.met { "yes" } else { "no" });

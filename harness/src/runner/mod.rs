@@ -1,181 +1,45 @@
-//! `harness run`: every workload of a suite (or the one the flags describe), each SDK x MSG_ID
-//! variant in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
-//! with an A/A control that calibrates the noise. Reports are rewritten after every run, marked
-//! incomplete until the last one; budgets turn the results into an exit code.
+//! The run orchestrator behind `harness run` and `harness calibrate`.
+//!
+//! Data flows one way. A suite file (or the flags alone) is read through the settings table
+//! into workloads of resolved [`settings::Settings`]; each workload becomes arms (the A/A
+//! control, then SDK x MSG_ID); the lab runs every arm's producer processes against in-process
+//! sinks and gives back run records; the analysis turns an arm's records into summaries and
+//! comparisons; budgets and warnings judge the analysis; the report holds all of it and renders
+//! it as terminal text, Markdown, JSON and HTML. `run` and `calibrate` drive that loop.
+//!
+//! The modules below are listed from the bottom up: each uses only modules listed before it.
 
-mod analysis;
-mod arm;
-mod budget;
-mod calibrate;
-mod charts;
-mod cpu;
-mod producer_spec;
-mod counts;
-mod execute;
-mod html;
-mod machine;
-mod report;
+/// Plain data: arms, run records, outcomes, latency, syscall counts, sizes, warnings.
+pub mod model;
+/// How figures read in every report.
+pub mod format;
+/// A producer's CPU time, from wait4.
+pub mod cpu;
+/// The SDK rows: how to build and start each producer.
 pub mod sdk;
-mod settings;
-mod stats;
-mod suite;
-mod warnings;
-
-use std::path::{Path, PathBuf};
-
-use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+/// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`).
+pub mod producer_spec;
+/// The one table of settings, and a workload's resolved values.
+pub mod settings;
+/// strace: its command and its summary table.
+pub mod syscalls;
+/// Sinks and producer processes: one run of one arm.
+pub mod lab;
+/// Summaries and comparisons of a workload's arms.
+pub mod analysis;
+/// A workload's `expect` block, judged.
+pub mod budget;
+/// Warnings about the settings, the machine and the results.
+pub mod warnings;
+/// Suite files, and the workloads they resolve to.
+pub mod suite;
+/// The run's state and its renderers.
+pub mod report;
+/// `harness run`.
+pub mod run;
+/// `harness calibrate`.
+pub mod calibrate;
 
 pub use calibrate::{CalibrateArgs, calibrate};
+pub use run::run;
 pub use settings::RunArgs;
-
-use execute::Lab;
-use machine::Machine;
-use report::Report;
-use suite::Suite;
-
-/// The control: the Rust producer with the Iggy Rust SDK's own mint path, as two identical arms.
-const CONTROL_SDK: &str = "rust";
-const CONTROL_MSG_ID: &str = "threadrng";
-
-/// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
-pub fn run(args: &RunArgs) -> anyhow::Result<()> {
-    let suite = Suite::load(args)?;
-    let strace = counts::strace_available();
-    if args.dry_run {
-        print!("{}", suite.describe(strace));
-        return Ok(());
-    }
-    let root = sdk::repo_root();
-    let results_dir = args.results_dir.clone().unwrap_or_else(|| root.join("results"));
-    std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
-    let mut used: Vec<&sdk::Sdk> = vec![sdk::find(CONTROL_SDK)?];
-    for s in suite.workloads.iter().flat_map(|w| &w.sdks) {
-        if !used.iter().any(|u| u.name == s.name) {
-            used.push(s);
-        }
-    }
-    for sdk in &used {
-        eprintln!("building {} ...", sdk.name);
-        sdk.build(&root)?;
-    }
-    let toolchains: Vec<(&str, &[&str])> = used.iter().map(|s| (s.name, s.version)).collect();
-    let mut report = Report::new(&suite, Machine::describe(&root, &toolchains), suite.runs(strace));
-    if suite.workloads.iter().any(|w| w.settings.counts) && !strace {
-        report.warnings.push(warnings::Warning {
-            cause: "strace is not installed, so there are no syscall or getrandom counts".into(),
-            fix: "apt-get install strace, or set COUNTS=false to say they are not wanted".into(),
-        });
-    }
-    for w in report.all_warnings() {
-        eprintln!("{w}");
-    }
-    report.write(&results_dir, &args.format)?;
-
-    let bar = ProgressBar::new(report.runs_total as u64).with_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}").expect("valid template"),
-    );
-    let mut lab = Lab::new(root.clone());
-    let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
-    for (w, workload) in suite.workloads.iter().enumerate() {
-        let cpu_before = warnings::CpuSample::take();
-        let arms = report.workloads[w].arms.clone();
-        for step in schedule(arms.len(), workload.settings.repeat as usize) {
-            let arm = &arms[step.arm];
-            let prefix = if suite.workloads.len() > 1 { format!("{}: ", workload.settings.name) } else { String::new() };
-            bar.set_message(format!("{prefix}{}{}", arm.label(), if step.warmup { " (warm-up)" } else { "" }));
-            let (outcome, delivered) = lab.run(&workload.settings, arm, workload.settings.size(), None);
-            let line = match &outcome {
-                execute::Outcome::Ok(m) => format!("{:.0} msgs/s", m.result.msgs_per_sec),
-                execute::Outcome::Failed(reason) => format!("FAILED: {reason}"),
-            };
-            let k = report.runs_done + 1;
-            let progress = format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" });
-            // A hidden bar (stderr not a terminal: CI, logs) drops println, so say it plainly there.
-            if bar.is_hidden() { eprintln!("{progress}") } else { bar.println(progress) }
-            report.record(w, step.arm, arm::RunRecord::new(k, step.warmup, outcome, delivered));
-            report.write(&results_dir, &args.format)?;
-            bar.inc(1);
-        }
-        let cpu_after = warnings::CpuSample::take();
-        if workload.settings.counts && strace {
-            std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.control.is_none()) {
-                bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
-                let counts = counts::measure(&mut lab, &workload.settings, arm, &scratch);
-                report.record_counts(w, i, counts, 2);
-                report.write(&results_dir, &args.format)?;
-                bar.inc(2);
-            }
-        }
-        let load = cpu_before.zip(cpu_after).and_then(|(a, b)| a.others_since(&b, &format!("workload {}", workload.settings.name)));
-        report.finish_workload(w, &budget_costs(&root), load);
-    }
-    let _ = std::fs::remove_dir_all(&scratch);
-    bar.finish_and_clear();
-    report.finish();
-    let written = report.write(&results_dir, &args.format)?;
-    println!("{}", report.terminal_table());
-    eprintln!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
-    outcome(&report)
-}
-
-fn budget_costs(root: &Path) -> PathBuf {
-    root.join("results").join("mint-costs.json")
-}
-
-/// The exit: an error naming what failed, so scripts and CI can gate on it.
-fn outcome(report: &Report) -> anyhow::Result<()> {
-    let failed_budgets = report.failed_budgets();
-    let budgets = failed_budgets.iter().map(|(w, c)| format!("{w}: {} {}", c.subject, c.budget)).collect::<Vec<_>>();
-    match (report.any_failed(), budgets.is_empty()) {
-        (false, true) => Ok(()),
-        (true, true) => bail!("at least one run FAILED; see the report"),
-        (failed, false) => bail!(
-            "{}{} budget(s) FAILED ({}); see the explanation above and in the report",
-            if failed { "at least one run FAILED and " } else { "" },
-            budgets.len(),
-            budgets.join("; ")
-        ),
-    }
-}
-
-/// One process to start: which arm, and whether it is its discarded warm-up run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Step {
-    arm: usize,
-    warmup: bool,
-}
-
-/// One warm-up run per arm, then `repeat` rounds alternating forward and backward
-/// (A B C, C B A, A B C ...) so that drift over time hits every arm alike.
-fn schedule(arms: usize, repeat: usize) -> Vec<Step> {
-    let warmups = (0..arms).map(|arm| Step { arm, warmup: true });
-    let rounds = (0..repeat).flat_map(move |round| {
-        (0..arms).map(move |i| Step { arm: if round % 2 == 0 { i } else { arms - 1 - i }, warmup: false })
-    });
-    warmups.chain(rounds).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_warms_up_each_arm_then_alternates() {
-        let order: Vec<(usize, bool)> = schedule(2, 4).iter().map(|s| (s.arm, s.warmup)).collect();
-        assert_eq!(
-            order,
-            [(0, true), (1, true), (0, false), (1, false), (1, false), (0, false), (0, false), (1, false), (1, false), (0, false)]
-        );
-    }
-
-    #[test]
-    fn every_arm_runs_repeat_times() {
-        let order = schedule(5, 3);
-        for arm in 0..5 {
-            assert_eq!(order.iter().filter(|s| s.arm == arm && !s.warmup).count(), 3);
-            assert_eq!(order.iter().filter(|s| s.arm == arm && s.warmup).count(), 1);
-        }
-    }
-}

@@ -1,133 +1,370 @@
-//! `harness run` settings. Each is a flag and an environment variable of the same name, and a
-//! field of a suite file (suites/*.toml); a flag or variable given overrides the file.
+//! The one table of `harness run`'s settings. Each row is defined once, in [`SETTINGS`]; its
+//! flag, its environment variable, its suite-file key, its help and default, whether producers
+//! get it, how it is shown in the report and in the command that reproduces a workload are all
+//! read from the row. A new setting is one row here and one field of [`Settings`].
 
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
 use anyhow::bail;
-use clap::Args;
-use serde::{Deserialize, Serialize};
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde::Serialize;
 
-use super::budget::Expect;
-use super::execute::Size;
-use super::sdk::{self, Sdk};
-use crate::producer::{Mode, ProduceArgs, Workload};
+use super::model::Size;
+use super::sdk::{self, SDKS, Sdk};
+use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
-#[derive(Args, Debug, Clone)]
-pub struct RunArgs {
-    /// A suite file (suites/*.toml): shared settings and [[workload]]s; flags and variables
-    /// given here override it.
-    #[arg(short = 'f', long = "file")]
-    pub file: Option<PathBuf>,
-    /// Print each workload's resolved settings and what differs between them; run nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    #[command(flatten)]
-    pub layer: Layer,
-    /// Report name: <REPORT>/<NAME>.md, .json, .html (default: the suite's name, or one made
-    /// from the settings).
-    #[arg(long, env = "NAME")]
-    pub name: Option<String>,
-    /// Where reports are written [default: results/].
-    #[arg(long = "report", visible_alias = "results-dir", env = "RESULTS_DIR", value_name = "DIR")]
-    pub results_dir: Option<PathBuf>,
-    /// Report formats, comma-separated: md, json, html.
-    #[arg(long, env = "FORMAT", value_enum, value_delimiter = ',', default_value = "md,json,html")]
-    pub format: Vec<Format>,
+/// One setting.
+pub struct Setting {
+    /// The environment variable, and the setting's name in messages (`BATCH=0 is ...`).
+    pub env: &'static str,
+    /// The flag, without `--`; its suite-file key is the same with `_` for `-`.
+    pub flag: &'static str,
+    /// Older flag spellings that still work.
+    pub aliases: &'static [&'static str],
+    pub help: &'static str,
+    pub default: Fallback,
+    /// Sent to every producer run in its environment (sdks/README.md).
+    pub to_producer: bool,
+    /// A suite file may set it, at its top level or in a workload; it then shapes the workload
+    /// (shown by `--dry-run`, and a valid `varies`).
+    pub in_suite: bool,
+    /// Shown in the report's settings line: what each run measured.
+    pub in_line: bool,
+    pub binding: Binding,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Md,
-    Json,
-    Html,
+/// The value a setting has when nothing gives one.
+pub enum Fallback {
+    /// Read like a given value.
+    Value(&'static str),
+    /// Worked out from other settings, as described.
+    Derived(&'static str),
 }
 
-/// One layer of settings: the command line, a workload, or a suite's top level. Unset fields
-/// fall through to the layer below, and finally to the defaults.
-#[derive(Args, Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Layer {
-    /// producer or mint [default: producer].
-    #[arg(long, env = "MODE", value_enum)]
-    pub mode: Option<Mode>,
-    /// SDK rows, comma-separated (rust, node, java, go, csharp, python) [default: rust].
-    #[arg(long, env = "SDK", value_delimiter = ',')]
-    pub sdk: Option<Vec<String>>,
-    /// ID strategies, comma-separated; each runs for every SDK [default: uuid,fast].
-    #[arg(long = "msg-id", env = "MSG_ID", value_delimiter = ',')]
-    pub msg_id: Option<Vec<String>>,
-    /// Timed runs per variant, after one discarded warm-up run each [default: 10].
-    #[arg(long, env = "REPEAT")]
-    pub repeat: Option<u32>,
-    /// Bits per packed payload value [default: 42].
-    #[arg(long, env = "BITS")]
-    pub bits: Option<u32>,
-    /// Values per message [default: 1].
-    #[arg(long, env = "PACK")]
-    pub pack: Option<u32>,
-    /// Messages per request [default: 1000].
-    #[arg(long, env = "BATCH")]
-    pub batch: Option<u32>,
-    /// Messages per run, warm-up included [default: 1000000].
-    #[arg(long, env = "MESSAGES")]
-    pub messages: Option<u64>,
-    /// Messages before each run's timed window [default: 10% of MESSAGES].
-    #[arg(long, env = "WARMUP")]
-    pub warmup: Option<u64>,
-    /// Seconds one producer run may take before it is killed and reported FAILED [default: 300].
-    #[arg(long, env = "TIMEOUT")]
-    pub timeout: Option<u64>,
-    /// Two extra runs per variant under strace for syscall and getrandom counts [default: true].
-    #[arg(long, env = "COUNTS")]
-    pub counts: Option<bool>,
-    /// Budgets: suite files only.
-    #[arg(skip)]
-    pub expect: Option<Expect>,
+/// Where a setting's value goes.
+pub enum Binding {
+    /// A field of a workload's [`Settings`]: how a value is read into it, and how the
+    /// resolved value is written out again.
+    Workload { set: fn(&mut Settings, &str) -> Result<(), Bad>, get: fn(&Settings) -> String },
+    /// How the whole run writes its reports, read by `RunArgs`.
+    Output,
 }
 
-impl Layer {
-    /// This layer with its unset fields taken from `below`.
-    pub fn over(&self, below: &Layer) -> Layer {
-        let s = self.clone();
-        let b = below.clone();
-        Layer {
-            mode: s.mode.or(b.mode),
-            sdk: s.sdk.or(b.sdk),
-            msg_id: s.msg_id.or(b.msg_id),
-            repeat: s.repeat.or(b.repeat),
-            bits: s.bits.or(b.bits),
-            pack: s.pack.or(b.pack),
-            batch: s.batch.or(b.batch),
-            messages: s.messages.or(b.messages),
-            warmup: s.warmup.or(b.warmup),
-            timeout: s.timeout.or(b.timeout),
-            counts: s.counts.or(b.counts),
-            expect: match (s.expect, b.expect) {
-                (Some(e), Some(below)) => Some(e.over(&below)),
-                (e, below) => e.or(below),
+/// Why a value was refused.
+#[derive(Debug)]
+pub enum Bad {
+    /// Not a value of the setting's type at all ("is not a whole number"): said as the user
+    /// wrote it, the flag or the variable.
+    Unreadable(String),
+    /// A readable value out of range: the whole message, naming the setting.
+    Refused(String),
+}
+
+/// Where a given value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Flag,
+    Env,
+    Suite,
+}
+
+/// The binding of a whole-number field of [`Settings`] with no range of its own.
+macro_rules! number_field {
+    ($field:ident) => {
+        Binding::Workload {
+            set: |s, v| {
+                s.$field = number(v)?;
+                Ok(())
             },
+            get: |s| s.$field.to_string(),
+        }
+    };
+}
+
+pub const MODE: Setting = Setting {
+    env: "MODE",
+    flag: "mode",
+    aliases: &[],
+    help: "What a run measures: producer (msgs/s against the sink) or mint (IDs/s in a loop, Rust only).",
+    default: Fallback::Value("producer"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.mode = match v {
+                "producer" => Mode::Producer,
+                "mint" => Mode::Mint,
+                _ => return Err(Bad::Unreadable("is unknown; expected producer or mint".into())),
+            };
+            Ok(())
+        },
+        get: |s| mode_name(s.mode).into(),
+    },
+};
+
+pub const SDK: Setting = Setting {
+    env: "SDK",
+    flag: "sdk",
+    aliases: &[],
+    help: "SDK rows, comma-separated:",
+    default: Fallback::Value("rust"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.sdks = list(v);
+            Ok(())
+        },
+        get: |s| s.sdks.join(","),
+    },
+};
+
+pub const MSG_ID: Setting = Setting {
+    env: "MSG_ID",
+    flag: "msg-id",
+    aliases: &[],
+    help: "ID strategies, comma-separated; each runs for every SDK. Each SDK's own:",
+    default: Fallback::Value("uuid,fast"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.msg_ids = list(v);
+            match s.msg_ids.iter().enumerate().find_map(|(i, m)| s.msg_ids[..i].contains(m).then_some(m)) {
+                Some(dup) => Err(Bad::Refused(format!("MSG_ID={dup} is listed twice"))),
+                None => Ok(()),
+            }
+        },
+        get: |s| s.msg_ids.join(","),
+    },
+};
+
+pub const REPEAT: Setting = Setting {
+    env: "REPEAT",
+    flag: "repeat",
+    aliases: &[],
+    help: "Timed runs per variant, after one discarded warm-up run each.",
+    default: Fallback::Value("10"),
+    to_producer: false,
+    in_suite: true,
+    in_line: true,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.repeat = at_least("REPEAT", v, 1, "")?;
+            Ok(())
+        },
+        get: |s| s.repeat.to_string(),
+    },
+};
+
+pub const BITS: Setting = Setting {
+    env: "BITS",
+    flag: "bits",
+    aliases: &[],
+    help: "Bits per packed payload value, 1..=64 (42 bits x PACK 1 is ~6 B a message, x 167 is 1,002 B).",
+    default: Fallback::Value("42"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: number_field!(bits),
+};
+
+pub const PACK: Setting = Setting {
+    env: "PACK",
+    flag: "pack",
+    aliases: &[],
+    help: "Values per message.",
+    default: Fallback::Value("1"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: number_field!(pack),
+};
+
+pub const BATCH: Setting = Setting {
+    env: "BATCH",
+    flag: "batch",
+    aliases: &[],
+    help: "Messages per request (one in flight).",
+    default: Fallback::Value("1000"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: number_field!(batch),
+};
+
+pub const MESSAGES: Setting = Setting {
+    env: "MESSAGES",
+    flag: "messages",
+    aliases: &[],
+    help: "Messages per run, warm-up included.",
+    default: Fallback::Value("1000000"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: number_field!(messages),
+};
+
+pub const WARMUP: Setting = Setting {
+    env: "WARMUP",
+    flag: "warmup",
+    aliases: &[],
+    help: "Messages before each run's timed window, rounded up to whole batches.",
+    default: Fallback::Derived("10% of MESSAGES"),
+    to_producer: true,
+    in_suite: true,
+    in_line: true,
+    binding: number_field!(warmup),
+};
+
+pub const TIMEOUT: Setting = Setting {
+    env: "TIMEOUT",
+    flag: "timeout",
+    aliases: &[],
+    help: "Seconds one producer run may take before it is killed and reported FAILED.",
+    default: Fallback::Value("300"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.timeout_s = at_least("TIMEOUT", v, 1, " second")?;
+            Ok(())
+        },
+        get: |s| s.timeout_s.to_string(),
+    },
+};
+
+pub const COUNTS: Setting = Setting {
+    env: "COUNTS",
+    flag: "counts",
+    aliases: &[],
+    help: "Two extra runs per variant under strace for syscall and getrandom counts (true or false).",
+    default: Fallback::Value("true"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.counts = v.parse().map_err(|_| Bad::Unreadable("is not true or false".into()))?;
+            Ok(())
+        },
+        get: |s| s.counts.to_string(),
+    },
+};
+
+pub const NAME: Setting = Setting {
+    env: "NAME",
+    flag: "name",
+    aliases: &[],
+    help: "Report name: the report is RESULTS_DIR/NAME.md, .json and .html.",
+    default: Fallback::Derived("the suite's name, or MODE-SDK-bitsBITS-packPACK"),
+    to_producer: false,
+    in_suite: false,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            check_file_name("NAME", v).map_err(|e| Bad::Refused(e.to_string()))?;
+            s.name = v.into();
+            Ok(())
+        },
+        get: |s| s.name.clone(),
+    },
+};
+
+pub const RESULTS_DIR: Setting = Setting {
+    env: "RESULTS_DIR",
+    flag: "results-dir",
+    aliases: &["report"],
+    help: "Where reports are written.",
+    default: Fallback::Derived("results/"),
+    to_producer: false,
+    in_suite: false,
+    in_line: false,
+    binding: Binding::Output,
+};
+
+pub const FORMAT: Setting = Setting {
+    env: "FORMAT",
+    flag: "format",
+    aliases: &[],
+    help: "Report formats, comma-separated: md, json, html.",
+    default: Fallback::Value("md,json,html"),
+    to_producer: false,
+    in_suite: false,
+    in_line: false,
+    binding: Binding::Output,
+};
+
+/// Every setting, in the order flags, reports and commands show them.
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &NAME, &RESULTS_DIR, &FORMAT];
+
+/// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID and
+/// INJECT_NS per run; the iggy row reads PARTITIONS.
+const PRODUCER_ONLY: &[&str] = &["SERVER", "INJECT_NS", "PARTITIONS"];
+
+/// Every variable the harness and its producers read, for clearing a test's environment.
+pub fn env_names() -> Vec<&'static str> {
+    SETTINGS.iter().map(|s| s.env).chain(PRODUCER_ONLY.iter().copied()).collect()
+}
+
+/// The settings as a Markdown table: variable, flag, suite key, default, meaning.
+pub fn table() -> String {
+    let mut out = String::from("| setting | flag | suite key | default | meaning |\n|---|---|---|---|---|\n");
+    for s in SETTINGS {
+        let key = if s.in_suite { format!("`{}`", s.key()) } else { "-".into() };
+        out += &format!("| `{}` | `--{}` | {key} | {} | {} |\n", s.env, s.flag, s.default_text(), s.meaning());
+    }
+    out
+}
+
+impl Setting {
+    /// The key of this setting in a suite file.
+    pub fn key(&self) -> String {
+        self.flag.replace('-', "_")
+    }
+
+    /// The help, and the names a value may take where the table of SDK rows lists them.
+    pub fn meaning(&self) -> String {
+        let choices = match self.env {
+            "SDK" => format!(" {}.", SDKS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")),
+            "MSG_ID" => SDKS.iter().map(|s| format!(" {}: {}.", s.name, s.msg_ids.join(", "))).collect(),
+            _ => String::new(),
+        };
+        format!("{}{choices}", self.help)
+    }
+
+    pub fn default_text(&self) -> &'static str {
+        match self.default {
+            Fallback::Value(v) | Fallback::Derived(v) => v,
         }
     }
 
-    /// The settings given, as `NAME=value` (for the command that reproduces a run).
-    pub fn given(&self) -> Vec<String> {
-        let list = |v: &Option<Vec<String>>| v.as_ref().map(|v| v.join(","));
-        [
-            ("MODE", self.mode.map(mode_name).map(str::to_owned)),
-            ("SDK", list(&self.sdk)),
-            ("MSG_ID", list(&self.msg_id)),
-            ("REPEAT", self.repeat.map(|v| v.to_string())),
-            ("BITS", self.bits.map(|v| v.to_string())),
-            ("PACK", self.pack.map(|v| v.to_string())),
-            ("BATCH", self.batch.map(|v| v.to_string())),
-            ("MESSAGES", self.messages.map(|v| v.to_string())),
-            ("WARMUP", self.warmup.map(|v| v.to_string())),
-            ("TIMEOUT", self.timeout.map(|v| v.to_string())),
-            ("COUNTS", self.counts.map(|v| v.to_string())),
-        ]
-        .into_iter()
-        .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
-        .collect()
+    /// The flag's help: the meaning and the default.
+    pub fn help_text(&self) -> String {
+        format!("{} [default: {}]", self.meaning(), self.default_text())
+    }
+
+    fn arg(&'static self) -> Arg {
+        Arg::new(self.env)
+            .long(self.flag)
+            .visible_aliases(self.aliases)
+            .env(self.env)
+            .value_name(self.env)
+            .action(ArgAction::Set)
+            .help(self.help_text())
+    }
+
+    fn get(&self) -> Option<fn(&Settings) -> String> {
+        match self.binding {
+            Binding::Workload { get, .. } => Some(get),
+            Binding::Output => None,
+        }
     }
 }
 
@@ -138,9 +375,32 @@ pub fn mode_name(mode: Mode) -> &'static str {
     }
 }
 
-/// Settings recorded beside the results.
-#[derive(Clone, Debug, Serialize)]
-pub struct Resolved {
+fn list(v: &str) -> Vec<String> {
+    v.split(',').map(str::to_owned).collect()
+}
+
+fn number<T: std::str::FromStr>(v: &str) -> Result<T, Bad> {
+    v.parse().map_err(|_| Bad::Unreadable("is not a whole number".into()))
+}
+
+fn at_least<T: std::str::FromStr + PartialOrd + std::fmt::Display>(env: &str, v: &str, min: T, unit: &str) -> Result<T, Bad> {
+    let n: T = number(v)?;
+    if n < min {
+        return Err(Bad::Refused(format!("{env}={v} is out of range: it must be at least {min}{unit}")));
+    }
+    Ok(n)
+}
+
+pub fn check_file_name(what: &str, name: &str) -> anyhow::Result<()> {
+    if name.is_empty() || name.contains('/') {
+        bail!("{what}={name:?} must be a plain file name");
+    }
+    Ok(())
+}
+
+/// A workload's resolved settings, recorded beside its results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Settings {
     pub mode: Mode,
     pub sdks: Vec<String>,
     pub msg_ids: Vec<String>,
@@ -155,32 +415,144 @@ pub struct Resolved {
     pub name: String,
 }
 
+impl Settings {
+    /// The environment every producer run gets (sdks/README.md), less SERVER and MSG_ID, for a
+    /// run of `size` messages.
+    pub fn producer_env(&self, size: Size) -> Vec<(&'static str, String)> {
+        let sized = Settings { messages: size.messages, warmup: size.warmup, ..self.clone() };
+        SETTINGS.iter().filter(|s| s.to_producer).filter_map(|s| s.get().map(|get| (s.env, get(&sized)))).collect()
+    }
+
+    pub fn size(&self) -> Size {
+        Size { messages: self.messages, warmup: self.warmup }
+    }
+
+    /// Every setting that shapes the measurement, as (suite key, value), for showing and diffing.
+    pub fn fields(&self) -> Vec<(String, String)> {
+        SETTINGS.iter().filter(|s| s.in_suite).filter_map(|s| s.get().map(|get| (s.key(), get(self)))).collect()
+    }
+
+    /// What each run measured, as `NAME=value ...`, for the report.
+    pub fn line(&self) -> String {
+        self.pairs(|s| s.in_line).join(" ")
+    }
+
+    /// The full command that reproduces this workload on its own.
+    pub fn command(&self) -> String {
+        format!("{} scripts/bench.sh", self.pairs(|_| true).join(" "))
+    }
+
+    fn pairs(&self, which: impl Fn(&Setting) -> bool) -> Vec<String> {
+        SETTINGS.iter().filter(|s| which(s)).filter_map(|s| s.get().map(|get| format!("{}={}", s.env, get(self)))).collect()
+    }
+}
+
+/// One value given for a setting, and by whom.
+#[derive(Clone, Debug)]
+struct Given {
+    setting: &'static Setting,
+    value: String,
+    source: Source,
+}
+
+/// One layer of settings: the command line, a workload, or a suite's top level. Unset settings
+/// fall through to the layer below, and finally to the defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Layer {
+    given: Vec<Given>,
+}
+
+impl std::fmt::Debug for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.env)
+    }
+}
+
 impl Layer {
+    /// This layer with `setting` set to `value` (replacing what it had).
+    pub fn with(mut self, setting: &'static Setting, value: &str, source: Source) -> Layer {
+        self.given.retain(|g| g.setting.env != setting.env);
+        self.given.push(Given { setting, value: value.into(), source });
+        self
+    }
+
+    /// The value given for `setting`, if any.
+    pub fn get(&self, setting: &Setting) -> Option<&str> {
+        self.given.iter().find(|g| g.setting.env == setting.env).map(|g| g.value.as_str())
+    }
+
+    /// This layer with its unset settings taken from `below`.
+    pub fn over(&self, below: &Layer) -> Layer {
+        let mut merged = self.clone();
+        merged.given.extend(below.given.iter().filter(|b| self.get(b.setting).is_none()).cloned());
+        merged
+    }
+
+    /// The suite settings given, as `NAME=value` in table order (what overrides a suite file).
+    pub fn given(&self) -> Vec<String> {
+        SETTINGS.iter().filter(|s| s.in_suite).filter_map(|s| self.get(s).map(|v| format!("{}={v}", s.env))).collect()
+    }
+
+    /// The settings of a suite-file table; a key that is no setting of a suite is refused.
+    pub fn from_toml(table: toml::Table) -> anyhow::Result<Layer> {
+        let mut layer = Layer::default();
+        for (key, value) in table {
+            let Some(setting) = SETTINGS.iter().find(|s| s.in_suite && s.key() == key) else {
+                let keys: Vec<String> = SETTINGS.iter().filter(|s| s.in_suite).map(|s| format!("`{}`", s.key())).collect();
+                bail!("unknown field `{key}`, expected one of {}", keys.join(", "));
+            };
+            let text = match value {
+                toml::Value::String(s) => s,
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                toml::Value::Array(items) => items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("`{key}` must list strings")))
+                    .collect::<anyhow::Result<Vec<_>>>()?
+                    .join(","),
+                other => bail!("`{key}` must be a string, number, boolean or list of strings, not {}", other.type_str()),
+            };
+            layer = layer.with(setting, &text, Source::Suite);
+        }
+        Ok(layer)
+    }
+
     /// Applies the defaults and checks every setting before anything runs, naming the setting
-    /// at fault. `name` is the workload's name, if it has one.
-    pub fn resolve(&self, name: Option<&str>) -> anyhow::Result<(Resolved, Vec<&'static Sdk>)> {
-        let mode = self.mode.unwrap_or(Mode::Producer);
-        let sdk_names = self.sdk.clone().unwrap_or_else(|| vec!["rust".into()]);
-        let msg_ids = self.msg_id.clone().unwrap_or_else(|| vec!["uuid".into(), "fast".into()]);
-        let repeat = self.repeat.unwrap_or(10);
-        let (bits, pack, batch) = (self.bits.unwrap_or(42), self.pack.unwrap_or(1), self.batch.unwrap_or(1000));
-        let messages = self.messages.unwrap_or(1_000_000);
-        let timeout = self.timeout.unwrap_or(300);
-        if repeat == 0 {
-            bail!("REPEAT=0 is out of range: it must be at least 1");
+    /// at fault. `name` is the workload's name, if it has one; it wins over NAME.
+    pub fn resolve(&self, name: Option<&str>) -> anyhow::Result<(Settings, Vec<&'static Sdk>)> {
+        let mut s = Settings {
+            mode: Mode::Producer,
+            sdks: Vec::new(),
+            msg_ids: Vec::new(),
+            repeat: 0,
+            bits: 0,
+            pack: 0,
+            batch: 0,
+            messages: 0,
+            warmup: 0,
+            timeout_s: 0,
+            counts: false,
+            name: String::new(),
+        };
+        let layer = match name {
+            Some(name) => self.clone().with(&NAME, name, Source::Suite),
+            None => self.clone(),
+        };
+        for setting in SETTINGS {
+            let Binding::Workload { set, .. } = setting.binding else { continue };
+            let (value, source) = match (layer.given.iter().find(|g| g.setting.env == setting.env), &setting.default) {
+                (Some(g), _) => (g.value.as_str(), g.source),
+                (None, Fallback::Value(v)) => (*v, Source::Env),
+                (None, Fallback::Derived(_)) => continue,
+            };
+            set(&mut s, value).map_err(|bad| anyhow::anyhow!("{}", refusal(setting, value, source, bad)))?;
         }
-        if timeout == 0 {
-            bail!("TIMEOUT=0 is out of range: it must be at least 1 second");
-        }
-        if let Some(dup) = msg_ids.iter().enumerate().find_map(|(i, m)| msg_ids[..i].contains(m).then_some(m)) {
-            bail!("MSG_ID={dup} is listed twice");
-        }
-        let sdks = sdk_names.iter().map(|name| sdk::find(name)).collect::<anyhow::Result<Vec<_>>>()?;
-        if mode == Mode::Mint && sdks.iter().any(|s| s.name != "rust") {
+        let sdks = s.sdks.iter().map(|name| sdk::find(name)).collect::<anyhow::Result<Vec<_>>>()?;
+        if s.mode == Mode::Mint && sdks.iter().any(|s| s.name != "rust") {
             bail!("MODE=mint runs the Rust strategies only; each SDK's sdks/<lang>/bench.sh measures its own mint path");
         }
         for sdk in &sdks {
-            for msg_id in &msg_ids {
+            for msg_id in &s.msg_ids {
                 sdk.check_msg_id(msg_id)?;
             }
         }
@@ -188,90 +560,134 @@ impl Layer {
         // checked per SDK above, so a name every row knows stands in for it here.
         let plan = ProduceArgs {
             server: String::new(),
-            mode,
+            mode: s.mode,
             msg_id: "fast".into(),
-            workload: Workload { bits, pack, batch, messages, warmup: self.warmup },
+            workload: PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
         }
         .plan()?;
-        let name = name.map_or_else(|| format!("{}-{}-bits{bits}-pack{pack}", mode_name(mode), sdk_names.join("-")), str::to_owned);
-        check_file_name("NAME", &name)?;
-        let resolved = Resolved {
-            mode,
-            sdks: sdk_names,
-            msg_ids,
-            repeat,
-            bits,
-            pack,
-            batch,
-            messages,
-            warmup: plan.warmup,
-            timeout_s: timeout,
-            counts: self.counts.unwrap_or(true),
-            name,
-        };
-        if let Some(expect) = &self.expect {
-            expect.check(&resolved)?;
+        s.warmup = plan.warmup;
+        if layer.get(&NAME).is_none() {
+            s.name = format!("{}-{}-bits{}-pack{}", mode_name(s.mode), s.sdks.join("-"), s.bits, s.pack);
+            check_file_name("NAME", &s.name)?;
         }
-        Ok((resolved, sdks))
+        Ok((s, sdks))
     }
 }
 
-pub fn check_file_name(what: &str, name: &str) -> anyhow::Result<()> {
-    if name.is_empty() || name.contains('/') {
-        bail!("{what}={name:?} must be a plain file name");
+/// The one line for a refused value: a value of the wrong type is named as it was written.
+fn refusal(setting: &Setting, value: &str, source: Source, bad: Bad) -> String {
+    match (bad, source) {
+        (Bad::Refused(message), _) => message,
+        (Bad::Unreadable(why), Source::Flag) => format!("--{} {value} {why}", setting.flag),
+        (Bad::Unreadable(why), _) => format!("{}={value} {why}", setting.env),
     }
-    Ok(())
 }
 
-impl Resolved {
-    /// The environment every producer run gets (sdks/README.md), less SERVER and MSG_ID.
-    pub fn producer_env(&self, size: Size) -> Vec<(&'static str, String)> {
-        vec![
-            ("MODE", mode_name(self.mode).into()),
-            ("BITS", self.bits.to_string()),
-            ("PACK", self.pack.to_string()),
-            ("BATCH", self.batch.to_string()),
-            ("MESSAGES", size.messages.to_string()),
-            ("WARMUP", size.warmup.to_string()),
-        ]
+/// Which rows a command takes as flags.
+pub trait Selection: Clone + Send + Sync + 'static {
+    fn includes(setting: &Setting) -> bool;
+}
+
+/// Flags and variables for a [`Selection`] of the table, read into a [`Layer`].
+#[derive(Clone, Debug)]
+pub struct Flags<S> {
+    pub layer: Layer,
+    selection: PhantomData<S>,
+}
+
+impl<S: Selection> Flags<S> {
+    fn rows() -> impl Iterator<Item = &'static Setting> {
+        SETTINGS.iter().copied().filter(|s| S::includes(s))
+    }
+}
+
+impl<S: Selection> clap::FromArgMatches for Flags<S> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = Flags { layer: Layer::default(), selection: PhantomData };
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
     }
 
-    pub fn size(&self) -> Size {
-        Size { messages: self.messages, warmup: self.warmup }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        for setting in Self::rows() {
+            if let Some(value) = matches.get_one::<String>(setting.env) {
+                let source = if matches.value_source(setting.env) == Some(ValueSource::EnvVariable) { Source::Env } else { Source::Flag };
+                self.layer = std::mem::take(&mut self.layer).with(setting, value, source);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<S: Selection> clap::Args for Flags<S> {
+    fn augment_args(cmd: Command) -> Command {
+        Self::rows().fold(cmd, |cmd, setting| cmd.arg(setting.arg()))
     }
 
-    /// Every setting that shapes the measurement, as (name, value), for showing and diffing.
-    pub fn fields(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("mode", mode_name(self.mode).into()),
-            ("sdk", self.sdks.join(",")),
-            ("msg_id", self.msg_ids.join(",")),
-            ("repeat", self.repeat.to_string()),
-            ("bits", self.bits.to_string()),
-            ("pack", self.pack.to_string()),
-            ("batch", self.batch.to_string()),
-            ("messages", self.messages.to_string()),
-            ("warmup", self.warmup.to_string()),
-            ("timeout", self.timeout_s.to_string()),
-            ("counts", self.counts.to_string()),
-        ]
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// `harness run`: every row.
+#[derive(Clone, Debug)]
+pub struct Run;
+
+impl Selection for Run {
+    fn includes(_: &Setting) -> bool {
+        true
+    }
+}
+
+/// `harness run`'s command line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// A suite file (suites/*.toml): shared settings and [[workload]]s; flags and variables
+    /// given here override it.
+    #[arg(short = 'f', long = "file")]
+    pub file: Option<PathBuf>,
+    /// Print each workload's resolved settings and what differs between them; run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub flags: Flags<Run>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Md,
+    Json,
+    Html,
+}
+
+impl RunArgs {
+    pub fn layer(&self) -> &Layer {
+        &self.flags.layer
     }
 
-    /// The full command that reproduces this workload on its own.
-    pub fn command(&self) -> String {
-        format!(
-            "MODE={} SDK={} MSG_ID={} REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} NAME={} scripts/bench.sh",
-            mode_name(self.mode),
-            self.sdks.join(","),
-            self.msg_ids.join(","),
-            self.repeat,
-            self.bits,
-            self.pack,
-            self.batch,
-            self.messages,
-            self.warmup,
-            self.name
-        )
+    pub fn name(&self) -> anyhow::Result<Option<&str>> {
+        let name = self.layer().get(&NAME);
+        if let Some(name) = name {
+            check_file_name("NAME", name)?;
+        }
+        Ok(name)
+    }
+
+    pub fn results_dir(&self) -> Option<PathBuf> {
+        self.layer().get(&RESULTS_DIR).map(PathBuf::from)
+    }
+
+    pub fn formats(&self) -> anyhow::Result<Vec<Format>> {
+        let text = self.layer().get(&FORMAT).unwrap_or(FORMAT.default_text());
+        list(text)
+            .iter()
+            .map(|f| match f.as_str() {
+                "md" => Ok(Format::Md),
+                "json" => Ok(Format::Json),
+                "html" => Ok(Format::Html),
+                _ => bail!("FORMAT={text} names {f:?}, which is not md, json or html"),
+            })
+            .collect()
     }
 }
 
@@ -286,13 +702,13 @@ mod tests {
         args: RunArgs,
     }
 
-    fn layer(flags: &[&str]) -> Layer {
-        Cli::try_parse_from(["run"].iter().chain(flags)).unwrap().args.layer
+    fn args(flags: &[&str]) -> RunArgs {
+        Cli::try_parse_from(["run"].iter().chain(flags)).unwrap().args
     }
 
-    fn resolve(flags: &[&str]) -> anyhow::Result<Resolved> {
-        let args = Cli::try_parse_from(["run"].iter().chain(flags)).unwrap().args;
-        args.layer.resolve(args.name.as_deref()).map(|(r, _)| r)
+    fn resolve(flags: &[&str]) -> anyhow::Result<Settings> {
+        let args = args(flags);
+        args.layer().resolve(None).map(|(r, _)| r)
     }
 
     #[test]
@@ -301,6 +717,7 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
+        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000");
     }
 
     #[test]
@@ -316,14 +733,70 @@ mod tests {
         assert!(err(&["--messages", "5"]).starts_with("MESSAGES=5 is below BATCH=1000"));
         assert!(err(&["--mode", "mint", "--sdk", "node"]).starts_with("MODE=mint runs the Rust strategies only"));
         assert!(err(&["--name", "a/b"]).contains("plain file name"));
+        assert_eq!(err(&["--bits", "abc"]), "--bits abc is not a whole number");
+        assert_eq!(err(&["--mode", "nope"]), "--mode nope is unknown; expected producer or mint");
+        assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");
+        let from_env = Layer::default().with(&BITS, "abc", Source::Env).resolve(None).unwrap_err();
+        assert_eq!(from_env.to_string(), "BITS=abc is not a whole number");
+        assert!(args(&["--format", "md,pdf"]).formats().unwrap_err().to_string().starts_with("FORMAT=md,pdf names \"pdf\""));
     }
 
     #[test]
-    fn upper_layers_win_field_by_field() {
-        let top = Layer { repeat: Some(10), pack: Some(1), messages: Some(500), ..Layer::default() };
-        let workload = Layer { pack: Some(167), ..Layer::default() };
-        let merged = layer(&["--messages", "20000"]).over(&workload.over(&top));
-        assert_eq!((merged.repeat, merged.pack, merged.messages, merged.bits), (Some(10), Some(167), Some(20000), None));
+    fn upper_layers_win_setting_by_setting() {
+        let top = Layer::default().with(&REPEAT, "10", Source::Suite).with(&PACK, "1", Source::Suite).with(&MESSAGES, "500", Source::Suite);
+        let workload = Layer::default().with(&PACK, "167", Source::Suite);
+        let merged = args(&["--messages", "20000"]).layer().over(&workload.over(&top));
+        assert_eq!((merged.get(&REPEAT), merged.get(&PACK), merged.get(&MESSAGES), merged.get(&BITS)), (Some("10"), Some("167"), Some("20000"), None));
         assert_eq!(merged.given(), ["REPEAT=10", "PACK=167", "MESSAGES=20000"]);
+    }
+
+    /// The environment a reproducing command sets, read back as a layer.
+    fn layer_of_command(command: &str) -> Layer {
+        let env = command.strip_suffix(" scripts/bench.sh").expect("a bench.sh command");
+        env.split(' ').fold(Layer::default(), |layer, pair| {
+            let (name, value) = pair.split_once('=').expect("NAME=value");
+            layer.with(SETTINGS.iter().find(|s| s.env == name).expect("a setting"), value, Source::Env)
+        })
+    }
+
+    #[test]
+    fn the_command_reproduces_every_resolved_setting() {
+        let flags = ["--mode", "producer", "--sdk", "rust,node", "--msg-id", "fast,uuid", "--repeat", "3", "--bits", "17", "--pack", "5"];
+        let more = ["--batch", "200", "--messages", "5000", "--warmup", "250", "--timeout", "7", "--counts", "false", "--name", "x"];
+        let settings = resolve(&[&flags[..], &more[..]].concat()).unwrap();
+        let again = layer_of_command(&settings.command()).resolve(None).unwrap().0;
+        assert_eq!(again, settings);
+        let defaults = resolve(&[]).unwrap();
+        assert_eq!(layer_of_command(&defaults.command()).resolve(None).unwrap().0, defaults);
+    }
+
+    #[test]
+    fn every_setting_has_help_and_a_distinct_name() {
+        for (i, s) in SETTINGS.iter().enumerate() {
+            assert!(s.help.trim_end().ends_with(['.', ':']) && s.help.len() > 10, "{} needs help text", s.env);
+            assert_eq!(s.flag.replace('-', "_").to_uppercase(), s.env, "{}: flag and variable spell one name", s.env);
+            assert!(SETTINGS[..i].iter().all(|o| o.env != s.env), "{} is defined twice", s.env);
+            assert!(!(s.to_producer && matches!(s.binding, Binding::Output)), "{}: only workload settings reach producers", s.env);
+        }
+        let help = SDK.meaning() + &MSG_ID.meaning();
+        assert!(help.contains("iggy") && help.contains("java: uuid, securerandom-pool"), "{help}");
+    }
+
+    #[test]
+    fn producers_get_the_contract_settings_sized_per_run() {
+        let s = resolve(&[]).unwrap();
+        let env = s.producer_env(Size { messages: 51_000, warmup: 1000 });
+        let names: Vec<&str> = env.iter().map(|(k, _)| *k).collect();
+        assert_eq!(names, ["MODE", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP"]);
+        assert_eq!((env[4].1.as_str(), env[5].1.as_str()), ("51000", "1000"));
+    }
+
+    #[test]
+    fn suite_tables_set_only_suite_settings() {
+        let table: toml::Table = toml::from_str("repeat = 3\nsdk = [\"rust\", \"go\"]\ncounts = false\n").unwrap();
+        let layer = Layer::from_toml(table).unwrap();
+        assert_eq!(layer.given(), ["SDK=rust,go", "REPEAT=3", "COUNTS=false"]);
+        let bad: toml::Table = toml::from_str("format = \"md\"\n").unwrap();
+        assert!(Layer::from_toml(bad).unwrap_err().to_string().starts_with("unknown field `format`"));
     }
 }

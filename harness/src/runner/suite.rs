@@ -8,10 +8,12 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use super::budget::Expect;
+use super::budget::Budgets;
+use super::model::{Arm, Warning};
 use super::sdk::Sdk;
-use super::settings::{Layer, Resolved, RunArgs, check_file_name};
-use super::warnings::{self, Warning};
+use super::settings::{Layer, RunArgs, Settings, check_file_name};
+use super::syscalls;
+use super::warnings;
 use crate::producer::Mode;
 
 pub struct Suite {
@@ -24,9 +26,9 @@ pub struct Suite {
 }
 
 pub struct Workload {
-    pub settings: Resolved,
+    pub settings: Settings,
     pub sdks: Vec<&'static Sdk>,
-    pub expect: Option<Expect>,
+    pub budgets: Option<Budgets>,
     pub compare: Option<Intent>,
 }
 
@@ -47,17 +49,17 @@ struct WorkloadHead {
 
 impl Suite {
     pub fn load(args: &RunArgs) -> anyhow::Result<Suite> {
-        let overrides = args.layer.given();
+        let overrides = args.layer().given();
         let Some(file) = &args.file else {
-            let (settings, sdks) = args.layer.resolve(args.name.as_deref())?;
-            let workload = Workload { settings, sdks, expect: None, compare: None };
+            let (settings, sdks) = args.layer().resolve(None)?;
+            let workload = Workload { settings, sdks, budgets: None, compare: None };
             return Ok(Suite { name: workload.settings.name.clone(), description: None, file: None, overrides, workloads: vec![workload] });
         };
         let shown = file.display();
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read suite {shown}"))?;
         let mut top: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{shown}{}: {}", line_of(&text, e.span()), e.message().trim()))?;
         let name = take_string(&mut top, "name", &shown)?.unwrap_or_else(|| file.file_stem().map_or("suite".into(), |s| s.to_string_lossy().into_owned()));
-        let name = args.name.clone().unwrap_or(name);
+        let name = args.name()?.map_or(name, str::to_owned);
         check_file_name("NAME", &name)?;
         let description = take_string(&mut top, "description", &shown)?;
         let tables = match top.remove("workload") {
@@ -71,27 +73,34 @@ impl Suite {
                 .collect::<anyhow::Result<_>>()?,
             Some(_) => bail!("{shown}: `workload` must be an array of tables ([[workload]])"),
         };
-        let shared: Layer = toml::Value::Table(top).try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: {}", e.message().trim()))?;
+        let shared_budgets = take_budgets(&mut top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let shared = Layer::from_toml(top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
         let mut workloads = Vec::new();
         for mut table in tables {
             let head_keys = ["name", "compare_with", "varies"];
             let head: toml::Table = head_keys.iter().filter_map(|k| table.remove(*k).map(|v| (k.to_string(), v))).collect();
             let head: WorkloadHead = toml::Value::Table(head).try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: [[workload]]: {}", e.message().trim()))?;
-            let own: Layer = toml::Value::Table(table)
-                .try_into()
-                .map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: workload {:?}: {}", head.name, e.message().trim()))?;
+            let in_workload = |e: anyhow::Error| anyhow::anyhow!("{shown}: workload {:?}: {e}", head.name);
+            let budgets = match (take_budgets(&mut table).map_err(in_workload)?, &shared_budgets) {
+                (Some(own), Some(shared)) => Some(own.over(shared)),
+                (own, shared) => own.or_else(|| shared.clone()),
+            };
+            let own = Layer::from_toml(table).map_err(in_workload)?;
             check_file_name("workload name", &head.name)?;
             if workloads.iter().any(|w: &Workload| w.settings.name == head.name) {
                 bail!("{shown}: workload {:?} is defined twice", head.name);
             }
-            let layer = args.layer.over(&own.over(&shared));
+            let layer = args.layer().over(&own.over(&shared));
             let (settings, sdks) = layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
+            if let Some(budgets) = &budgets {
+                budgets.check(&settings).with_context(|| format!("{shown}: workload {:?}", head.name))?;
+            }
             let compare = match (head.compare_with, head.varies) {
                 (None, None) => None,
                 (Some(with), Some(varies)) => Some(Intent { with, varies }),
                 _ => bail!("{shown}: workload {:?}: compare_with and varies go together (which workload, and the one field that differs)", head.name),
             };
-            workloads.push(Workload { settings, sdks, expect: layer.expect, compare });
+            workloads.push(Workload { settings, sdks, budgets, compare });
         }
         let suite = Suite { name, description, file: Some(file.clone()), overrides, workloads };
         suite.check_intents(&shown.to_string())?;
@@ -105,7 +114,7 @@ impl Suite {
                 bail!("{shown}: workload {:?}: compare_with = {:?} names no workload of this suite", w.settings.name, intent.with);
             }
             if !w.settings.fields().iter().any(|(f, _)| *f == intent.varies) {
-                let names: Vec<&str> = w.settings.fields().iter().map(|(f, _)| *f).collect();
+                let names: Vec<String> = w.settings.fields().into_iter().map(|(f, _)| f).collect();
                 bail!("{shown}: workload {:?}: varies = {:?} is not a setting ({})", w.settings.name, intent.varies, names.join(", "));
             }
         }
@@ -127,7 +136,7 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace { 2 * arms.iter().filter(|a| a.control.is_none()).count() } else { 0 };
+                let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.control.is_none()).count() } else { 0 };
                 arms.len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
@@ -168,12 +177,12 @@ impl Suite {
             let _ = writeln!(out, "overridden from the command line: {}", self.overrides.join(" "));
         }
         let names: Vec<&str> = self.workloads.iter().map(|w| w.settings.name.as_str()).collect();
-        let rows: Vec<(&str, Vec<String>)> = self.workloads[0]
+        let rows: Vec<(String, Vec<String>)> = self.workloads[0]
             .settings
             .fields()
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, (field, _))| (*field, self.workloads.iter().map(|w| w.settings.fields()[i].1.clone()).collect()))
+            .map(|(i, (field, _))| (field, self.workloads.iter().map(|w| w.settings.fields()[i].1.clone()).collect()))
             .collect();
         let width = |col: usize| rows.iter().map(|(_, v)| v[col].len()).chain([names[col].len()]).max().unwrap_or(0);
         let _ = write!(out, "\n{:10}", "setting");
@@ -192,7 +201,7 @@ impl Suite {
             let _ = writeln!(out, "{}", if differs { "  <- differs" } else { "" });
         }
         for w in &self.workloads {
-            if let Some(e) = &w.expect {
+            if let Some(e) = &w.budgets {
                 let _ = writeln!(out, "\n{} expects: {}", w.settings.name, serde_json::to_string(e).unwrap_or_default());
             }
             if let Some(intent) = &w.compare {
@@ -210,12 +219,11 @@ impl Suite {
 
 impl Workload {
     /// The arms of one workload: the A/A control first (producer mode), then SDK x MSG_ID.
-    pub fn arms(&self) -> Vec<super::arm::Arm> {
-        use super::arm::Arm;
+    pub fn arms(&self) -> Vec<Arm> {
         let mut arms = Vec::new();
         if self.settings.mode == Mode::Producer {
-            arms.push(Arm::new(super::CONTROL_SDK, super::CONTROL_MSG_ID, Some('A')));
-            arms.push(Arm::new(super::CONTROL_SDK, super::CONTROL_MSG_ID, Some('B')));
+            arms.push(Arm::control('A'));
+            arms.push(Arm::control('B'));
         }
         for sdk in &self.settings.sdks {
             for msg_id in &self.settings.msg_ids {
@@ -227,8 +235,13 @@ impl Workload {
 }
 
 /// (field, value in a, value in b) for every field that differs.
-fn differences(a: &Resolved, b: &Resolved) -> Vec<(&'static str, String, String)> {
+fn differences(a: &Settings, b: &Settings) -> Vec<(String, String, String)> {
     a.fields().into_iter().zip(b.fields()).filter(|((_, x), (_, y))| x != y).map(|((f, x), (_, y))| (f, x, y)).collect()
+}
+
+/// The `[expect]` table of budgets, taken out of a suite or workload table.
+fn take_budgets(table: &mut toml::Table) -> anyhow::Result<Option<Budgets>> {
+    table.remove("expect").map(|v| v.try_into::<Budgets>().map_err(|e| anyhow::anyhow!("{}", e.message().trim()))).transpose()
 }
 
 fn take_string(table: &mut toml::Table, key: &str, shown: &impl std::fmt::Display) -> anyhow::Result<Option<String>> {

@@ -1,32 +1,16 @@
 //! Warnings that name their cause and the fix: about the settings, the machine, and what the
 //! runs themselves show.
 
-use std::fmt;
-
-use serde::Serialize;
-
 use super::analysis::Analysis;
-use super::arm::Arm;
-use super::settings::Resolved;
-use super::stats::{ALPHA, Summary, welch};
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Warning {
-    pub cause: String,
-    pub fix: String,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "warning: {}.\n  fix: {}.", self.cause, self.fix)
-    }
-}
+use super::model::{Arm, Warning};
+use super::settings::Settings;
+use crate::stats::{ALPHA, Summary, welch};
 
 /// Below this REPEAT a p-value is weak: Welch has few degrees of freedom and Mann-Whitney
 /// cannot reach p < 0.05 with 3 runs a side.
 const MIN_REPEAT: u32 = 5;
 
-pub fn settings(s: &Resolved) -> Vec<Warning> {
+pub fn settings(s: &Settings) -> Vec<Warning> {
     let mut out = Vec::new();
     if s.repeat < MIN_REPEAT {
         out.push(Warning {
@@ -111,7 +95,7 @@ impl CpuSample {
 const FIRST_RUN_SLOWER_PCT: f64 = 10.0;
 
 /// Warnings the results themselves carry: an unstable or drifting control, a slow first run.
-pub fn results(s: &Resolved, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> {
+pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> {
     let mut out = Vec::new();
     if let Some(c) = analysis.control.as_ref().filter(|_| analysis.control_unstable) {
         out.push(Warning {
@@ -149,11 +133,11 @@ pub fn results(s: &Resolved, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
 
 /// The control's runs in time order, first half against second half: the machine's speed
 /// changed during the workload when they differ significantly.
-fn drift(s: &Resolved, arms: &[Arm]) -> Option<Warning> {
+fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
     let mut control: Vec<(usize, f64)> = arms
         .iter()
         .filter(|a| a.control.is_some())
-        .flat_map(|a| a.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec))))
+        .flat_map(Arm::timed_samples)
         .collect();
     control.sort_by_key(|(order, _)| *order);
     let values: Vec<f64> = control.into_iter().map(|(_, v)| v).collect();
@@ -184,9 +168,9 @@ mod tests {
     }
 
     use crate::runner::analysis::baseline_pairs;
-    use crate::runner::arm::fixtures::arm;
+    use crate::runner::model::fixtures::arm;
 
-    fn settings_of_w() -> Resolved {
+    fn settings_of_w() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
     }
 

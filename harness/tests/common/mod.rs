@@ -9,10 +9,7 @@ use std::time::{Duration, Instant};
 
 pub fn harness() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_harness"));
-    for var in [
-        "MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "NAME", "RESULTS_DIR", "SERVER", "FORMAT", "COUNTS",
-        "INJECT_NS",
-    ] {
+    for var in harness::runner::settings::env_names() {
         cmd.env_remove(var);
     }
     cmd

@@ -88,7 +88,7 @@ fn u_counts(n1: usize, n2: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::stats::tests::{SLEEP_1, SLEEP_2, close};
+    use crate::stats::tests::{SLEEP_1, SLEEP_2, close};
 
     #[test]
     fn sleep_data_matches_r_with_ties() {

@@ -77,6 +77,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The rule every comparison follows: significant at ALPHA *and* a change beyond the
+    /// control's noise, unless the control itself was unstable.
+    pub fn of(p: Option<f64>, change_pct: f64, noise_pct: Option<f64>, control_unstable: bool) -> Verdict {
+        match p {
+            _ if control_unstable => Verdict::Withheld,
+            None => Verdict::Undecided,
+            Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
+                if change_pct > 0.0 { Verdict::Faster } else { Verdict::Slower }
+            }
+            Some(_) => Verdict::Noise,
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Faster => "faster",
@@ -115,14 +128,7 @@ pub fn compare(before: &[f64], after: &[f64], noise_pct: Option<f64>, control_un
     let ratio = a.mean / b.mean;
     let change_pct = 100.0 * (ratio - 1.0);
     let welch = welch(&b, &a);
-    let verdict = match welch.p {
-        _ if control_unstable => Verdict::Withheld,
-        None => Verdict::Undecided,
-        Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
-            if change_pct > 0.0 { Verdict::Faster } else { Verdict::Slower }
-        }
-        Some(_) => Verdict::Noise,
-    };
+    let verdict = Verdict::of(welch.p, change_pct, noise_pct, control_unstable);
     Comparison {
         ratio,
         change_pct,

@@ -4,9 +4,12 @@
 
 use std::fmt::Write as _;
 
-use super::analysis::ArmAnalysis;
-use super::arm::Arm;
-use super::report::{Report, WorkloadReport, thousands};
+use super::charts::{compact, esc};
+use super::render::Render;
+use super::state::{Report, WorkloadReport};
+use crate::runner::analysis::ArmAnalysis;
+use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::model::{Arm, Warning};
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
 h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
@@ -16,12 +19,15 @@ pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;wh
 .bar{fill:#6b8fc7}.bar.base{fill:#a9a9a9}.bar.control{fill:#d7c9a7}.error-bar{stroke:#222;stroke-width:1.5}\
 .sample{fill:#335;fill-opacity:.7}";
 
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+pub struct Html;
+
+impl Render for Html {
+    fn render(&self, report: &Report) -> String {
+        page(report)
+    }
 }
 
-pub fn render(report: &Report) -> String {
+fn page(report: &Report) -> String {
     let mut out = String::new();
     let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(&report.name));
     let _ = writeln!(out, "<h1>{}</h1>", esc(&report.name));
@@ -32,14 +38,11 @@ pub fn render(report: &Report) -> String {
     let m = &report.machine;
     let _ = writeln!(
         out,
-        "<ul class=\"meta\"><li>Command: <code>{}</code></li><li>Started {}, finished {}</li><li>Machine: {} ({} cores), Linux {}, revision {}</li><li>Toolchains: {}</li></ul>",
+        "<ul class=\"meta\"><li>Command: <code>{}</code></li><li>Started {}, finished {}</li><li>Machine: {}</li><li>Toolchains: {}</li></ul>",
         esc(&report.command),
         esc(&report.started),
         esc(report.finished.as_deref().unwrap_or("-")),
-        esc(&m.cpu_model),
-        m.cores,
-        esc(&m.kernel),
-        esc(&m.git_revision),
+        esc(&m.summary()),
         esc(&m.toolchains.join("; "))
     );
     for w in &report.workloads {
@@ -66,14 +69,7 @@ fn workload(w: &WorkloadReport, out: &mut String) {
         let class = if failed.is_empty() { "passed" } else { "failed" };
         let _ = writeln!(out, "<div class=\"budgets {class}\"><h3>Budgets: {}</h3><p>{} of {} met.</p>", class.to_uppercase(), checks.len() - failed.len(), checks.len());
         for c in failed {
-            let _ = writeln!(
-                out,
-                "<pre class=\"budget-failure\">FAILED  {}: {}\n  observed: {}\n  meaning:  {}</pre>",
-                esc(&c.subject),
-                esc(&c.budget),
-                esc(&c.observed),
-                esc(c.meaning.as_deref().unwrap_or(""))
-            );
+            let _ = writeln!(out, "<pre class=\"budget-failure\">{}</pre>", esc(&c.failure_text()));
         }
         out.push_str("</div>\n");
     }
@@ -95,6 +91,20 @@ fn class_of(arm: &Arm) -> &'static str {
     }
 }
 
+/// Opens a chart of one row per arm; returns the height of its plot, where the axis goes.
+fn svg_open(out: &mut String, class: &str, rows: usize) -> f64 {
+    let height = ROW_H * rows as f64 + 8.0;
+    let _ = write!(out, "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    height
+}
+
+/// Writes row `i`'s label left of the plot; returns the row's top.
+fn row_label(out: &mut String, i: usize, label: &str) -> f64 {
+    let y = 4.0 + ROW_H * i as f64;
+    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(label));
+    y
+}
+
 fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
     let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
     let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
@@ -104,22 +114,13 @@ fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
     }
 }
 
-/// An axis figure in three significant digits: 12.3M, 456k.
-fn compact(v: f64) -> String {
-    let (scaled, suffix) = if v >= 1e6 { (v / 1e6, "M") } else if v >= 1e3 { (v / 1e3, "k") } else { (v, "") };
-    let digits = if scaled >= 100.0 { 0 } else if scaled >= 10.0 { 1 } else { 2 };
-    format!("{scaled:.digits$}{suffix}")
-}
-
 fn bar_chart(arms: &[Arm], analysed: &[ArmAnalysis], out: &mut String) {
     let hi = analysed.iter().filter_map(|a| a.summary).map(|s| s.mean + s.stddev).fold(0.0, f64::max);
     let hi = if hi > 0.0 { hi * 1.05 } else { 1.0 };
-    let height = ROW_H * arms.len() as f64 + 8.0;
-    let _ = write!(out, "<svg class=\"bar-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let height = svg_open(out, "bar-chart", arms.len());
     let x = |v: f64| LABEL_W + v / hi * PLOT_W;
     for (i, (arm, a)) in arms.iter().zip(analysed).enumerate() {
-        let y = 4.0 + ROW_H * i as f64;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&a.label));
+        let y = row_label(out, i, &a.label);
         let Some(s) = a.summary else { continue };
         let _ = write!(
             out,
@@ -153,31 +154,24 @@ fn dot_plot(arms: &[Arm], out: &mut String) {
     let all: Vec<f64> = arms.iter().flat_map(Arm::samples).collect();
     let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { (min - (max - min).max(max * 0.01) * 0.05, max + (max - min).max(max * 0.01) * 0.05) };
-    let height = ROW_H * arms.len() as f64 + 8.0;
-    let _ = write!(out, "<svg class=\"dot-plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let height = svg_open(out, "dot-plot", arms.len());
     for (i, arm) in arms.iter().enumerate() {
-        let y = 4.0 + ROW_H * i as f64;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&arm.label()));
-        for (k, run) in arm.runs.iter().filter(|r| !r.warmup).enumerate() {
-            let Some(r) = &run.result else { continue };
+        let y = row_label(out, i, &arm.label());
+        for (k, (order, sample)) in arm.timed_samples().enumerate() {
             // Alternate rows of dots so that equal values stay visible.
             let cy = y + ROW_H / 2.0 + if k % 2 == 0 { -3.0 } else { 3.0 };
-            let cx = LABEL_W + (r.msgs_per_sec - lo) / (hi - lo) * PLOT_W;
+            let cx = LABEL_W + (sample - lo) / (hi - lo) * PLOT_W;
             let _ = write!(
                 out,
                 "<circle class=\"sample\" data-arm=\"{}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3.5\"><title>run {}: {}</title></circle>",
                 esc(&arm.label()),
-                run.order,
-                thousands(r.msgs_per_sec)
+                order,
+                thousands(sample)
             );
         }
     }
     axis(out, height, lo, hi);
     out.push_str("</svg>\n");
-}
-
-fn cell(p: Option<f64>) -> String {
-    p.map_or("-".into(), |p| format!("{p:.4}"))
 }
 
 fn verdicts(w: &WorkloadReport, out: &mut String) {
@@ -188,15 +182,14 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
         let k = &c.comparison;
         let _ = writeln!(
             out,
-            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}% ({:.2}x)</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&c.sdk),
             esc(&c.before),
             esc(&c.after),
-            k.change_pct,
-            k.ratio,
-            k.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.2}x .. {hi:.2}x")),
-            cell(k.welch.p),
-            cell(k.mann_whitney.p),
+            change(k),
+            ratio_ci(k).unwrap_or_else(|| "-".into()),
+            p_value(k.welch.p),
+            p_value(k.mann_whitney.p),
             esc(verdict),
             k.runs_needed.filter(|_| is_pair).map_or("-".into(), |n| n.to_string())
         );
@@ -207,7 +200,7 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
 fn measured(arms: &[ArmAnalysis], out: &mut String) {
     out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
     for a in arms {
-        let f = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
+        let f = fixed;
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -218,8 +211,8 @@ fn measured(arms: &[ArmAnalysis], out: &mut String) {
             f(a.latency.map(|l| l.p50_ns / 1e3), 1),
             f(a.latency.map(|l| l.p99_ns / 1e3), 1),
             f(a.latency.map(|l| l.p999_ns / 1e3), 1),
-            f(a.counts.map(|c| c.syscalls_per_msg), 3),
-            f(a.counts.map(|c| c.getrandom_per_1000_ids), 2),
+            f(a.syscalls.map(|c| c.syscalls_per_msg), 3),
+            f(a.syscalls.map(|c| c.getrandom_per_1000_ids), 2),
             f(a.alloc_bytes_per_msg, 1),
             esc(a.failure.as_deref().map_or(a.status, |why| why))
         );
@@ -227,24 +220,9 @@ fn measured(arms: &[ArmAnalysis], out: &mut String) {
     out.push_str("</table>\n");
 }
 
-fn warnings<'a>(list: impl Iterator<Item = &'a super::warnings::Warning>, out: &mut String) {
+fn warnings<'a>(list: impl Iterator<Item = &'a Warning>, out: &mut String) {
     let items: Vec<String> = list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
     if !items.is_empty() {
         let _ = writeln!(out, "<h3>Warnings</h3><ul class=\"warnings\">{}</ul>", items.concat());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn axis_figures_are_compact() {
-        assert_eq!([compact(15_483_600.0), compact(456_789.0), compact(1_234.0), compact(0.0)], ["15.5M", "457k", "1.23k", "0.00"]);
-    }
-
-    #[test]
-    fn text_is_escaped() {
-        assert_eq!(esc("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
     }
 }

@@ -18,12 +18,6 @@ pub struct Machine {
 
 impl Machine {
     pub fn describe(root: &Path, toolchains: &[(&str, &[&str])]) -> Machine {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = cpuinfo
-            .lines()
-            .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_owned()))
-            .unwrap_or_else(|| "unknown".into());
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned());
         let revision = first_line(root, &["git", "rev-parse", "--short", "HEAD"]);
         // Name the changed files, so a reader can tell edited code from regenerated results.
         let changed = Command::new("git")
@@ -33,13 +27,38 @@ impl Machine {
             .map(|o| String::from_utf8_lossy(&o.stdout).split_whitespace().collect::<Vec<_>>().join(", "))
             .unwrap_or_default();
         Machine {
-            cpu_model,
-            cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
-            kernel,
+            cpu_model: cpu_model(),
+            cores: cores(),
+            kernel: kernel(),
             git_revision: if changed.is_empty() { revision } else { format!("{revision} (with uncommitted changes to {changed})") },
             toolchains: toolchains.iter().map(|(name, cmd)| format!("{name}: {}", first_line(root, cmd))).collect(),
         }
     }
+}
+
+impl Machine {
+    /// CPU, cores, kernel and revision in one phrase, as every report states them.
+    pub fn summary(&self) -> String {
+        format!("{} ({} cores), Linux {}, revision {}", self.cpu_model, self.cores, self.kernel, self.git_revision)
+    }
+}
+
+/// The CPU's model name from /proc/cpuinfo, or "unknown".
+pub fn cpu_model() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_owned()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The kernel release, or "unknown".
+pub fn kernel() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned())
+}
+
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(0, |n| n.get())
 }
 
 /// The first non-empty line a command prints on stdout or stderr (java prints its version on

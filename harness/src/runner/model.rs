@@ -1,13 +1,20 @@
-//! One SDK x MSG_ID variant (or one control arm) and every run it made.
+//! The runner's plain data, at the bottom of its modules: the arms a workload compares, the
+//! runs they made, what a run measured, and the warnings carried beside them. Behaviour lives
+//! in the modules above; this one only describes.
+
+use std::fmt;
 
 use serde::Serialize;
 
-use super::counts::Counts;
-use super::execute::Outcome;
-use super::stats::Summary;
 use crate::producer::ProducerResult;
-use crate::sink::CountsSnapshot;
+use crate::sink::DeliverySnapshot;
+use crate::stats::Summary;
 
+/// The control: the Rust producer with the Iggy Rust SDK's own mint path, as two identical arms.
+pub const CONTROL_SDK: &str = "rust";
+pub const CONTROL_MSG_ID: &str = "threadrng";
+
+/// One SDK x MSG_ID variant (or one control arm) and every run it made.
 #[derive(Clone, Debug, Serialize)]
 pub struct Arm {
     pub sdk: String,
@@ -19,14 +26,15 @@ pub struct Arm {
     pub inject_ns: u64,
     pub runs: Vec<RunRecord>,
     /// Syscall counts per message from the instrumented runs, when strace was available.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counts: Option<Counts>,
+    #[serde(rename = "counts", skip_serializing_if = "Option::is_none")]
+    pub syscalls: Option<SyscallCounts>,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// One run of an arm, as recorded in the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunRecord {
     /// Position in the interleaved order, from 1.
@@ -40,19 +48,29 @@ pub struct RunRecord {
     pub alloc_bytes_per_msg: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
-    /// What the sink counted during this run.
+    /// What the sink counted during this run (absent in mint mode).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sink: Option<CountsSnapshot>,
+    pub sink: Option<DeliverySnapshot>,
 }
 
-impl RunRecord {
-    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<CountsSnapshot>) -> RunRecord {
-        let (result, alloc_bytes_per_msg, failed) = match outcome {
-            Outcome::Ok(m) => (Some(m.result), m.alloc_bytes_per_msg, None),
-            Outcome::Failed(why) => (None, None, Some(why)),
-        };
-        RunRecord { order, warmup, result, alloc_bytes_per_msg, failed, sink }
-    }
+/// What one producer process gave: its checked result line, or why there is none.
+#[derive(Debug)]
+pub enum Outcome {
+    Ok(Measured),
+    Failed(String),
+}
+
+#[derive(Debug)]
+pub struct Measured {
+    pub result: ProducerResult,
+    pub alloc_bytes_per_msg: Option<f64>,
+}
+
+/// How many messages one run sends: the workload's, or an instrumented run's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub messages: u64,
+    pub warmup: u64,
 }
 
 /// Medians over the timed runs of each run's batch round-trip percentiles.
@@ -63,9 +81,46 @@ pub struct Latency {
     pub p999_ns: f64,
 }
 
+/// Counts that do not depend on noise, per message or batch, from the instrumented runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SyscallCounts {
+    pub syscalls_per_msg: f64,
+    pub sends_per_batch: f64,
+    pub recvs_per_batch: f64,
+    pub getrandom_per_1000_ids: f64,
+}
+
+/// A warning that names its cause and the fix.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Warning {
+    pub cause: String,
+    pub fix: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "warning: {}.\n  fix: {}.", self.cause, self.fix)
+    }
+}
+
+impl RunRecord {
+    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
+        let (result, alloc_bytes_per_msg, failed) = match outcome {
+            Outcome::Ok(m) => (Some(m.result), m.alloc_bytes_per_msg, None),
+            Outcome::Failed(why) => (None, None, Some(why)),
+        };
+        RunRecord { order, warmup, result, alloc_bytes_per_msg, failed, sink }
+    }
+}
+
 impl Arm {
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
-        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, inject_ns: 0, runs: Vec::new(), counts: None }
+        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, inject_ns: 0, runs: Vec::new(), syscalls: None }
+    }
+
+    /// One of the two identical control arms, 'A' or 'B'.
+    pub fn control(which: char) -> Arm {
+        Arm::new(CONTROL_SDK, CONTROL_MSG_ID, Some(which))
     }
 
     pub fn label(&self) -> String {
@@ -87,9 +142,15 @@ impl Arm {
         self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref())
     }
 
-    /// Throughputs of the timed runs, in run order.
+    /// (order, sample) of each timed run with a result: the one figure every statistic,
+    /// warning and chart reads, msgs/s.
+    pub fn timed_samples(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec)))
+    }
+
+    /// The samples of the timed runs, in run order.
     pub fn samples(&self) -> Vec<f64> {
-        self.timed().map(|r| r.msgs_per_sec).collect()
+        self.timed_samples().map(|(_, v)| v).collect()
     }
 
     /// The samples, only for an arm none of whose runs failed.

@@ -40,7 +40,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::stats::tests::close;
+    use crate::stats::tests::close;
 
     const BEFORE: [f64; 10] =
         [1_402_000.0, 1_388_500.0, 1_415_200.0, 1_379_900.0, 1_420_300.0, 1_395_100.0, 1_360_800.0, 1_433_600.0, 1_398_700.0, 1_407_400.0];

@@ -1,5 +1,5 @@
-//! Starting one producer process, bounding it in time, reading its one result line, and
-//! checking with the sink that every message arrived.
+//! The lab: starts the in-process sinks and the producer processes, bounds each run in time,
+//! reads its one result line, and checks with the sink that every message arrived.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,36 +8,18 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use super::arm::Arm;
+use super::model::{Arm, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
-use super::settings::Resolved;
+use super::settings::Settings;
+use super::syscalls;
 use crate::producer::{Mode, ProducerResult};
-use crate::sink::{CountsSnapshot, Sink, SinkSettings};
+use crate::sink::{DeliverySnapshot, Sink, SinkSettings};
 use crate::wire::PayloadSpec;
-
-#[derive(Debug)]
-pub enum Outcome {
-    Ok(Measured),
-    Failed(String),
-}
-
-#[derive(Debug)]
-pub struct Measured {
-    pub result: ProducerResult,
-    pub alloc_bytes_per_msg: Option<f64>,
-}
 
 /// Result-line fields an SDK may add (sdks/README.md); absent ones are simply not shown.
 #[derive(Deserialize)]
 struct OptionalFields {
     alloc_bytes_per_msg: Option<f64>,
-}
-
-/// How many messages one run sends: the workload's, or an instrumented run's own.
-#[derive(Clone, Copy, Debug)]
-pub struct Size {
-    pub messages: u64,
-    pub warmup: u64,
 }
 
 /// Runs producers against in-process sinks, one per payload shape, started on first use.
@@ -60,21 +42,16 @@ impl Lab {
         Ok(&self.sinks.last().expect("just pushed").1)
     }
 
-    /// One producer run of `arm`; under `strace -f -c -o <path>` when `strace_to` is given.
-    /// Returns what the producer reported, checked against what the sink counted.
-    pub fn run(&mut self, settings: &Resolved, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<CountsSnapshot>) {
+    /// One producer run of `arm`; under strace, its summary written there, when `strace_to`
+    /// is given. Returns what the producer reported, checked against what the sink counted.
+    pub fn run(&mut self, settings: &Settings, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<DeliverySnapshot>) {
         let command = match sdk::find(&arm.sdk).and_then(|s| s.command(&self.root)) {
             Ok(command) => command,
             Err(e) => return (Outcome::Failed(format!("{e:#}")), None),
         };
         let command = match strace_to {
             None => command,
-            Some(path) => {
-                let mut traced = Command::new("strace");
-                traced.args(["-f", "-c", "-o"]).arg(path).arg("--").arg(command.get_program()).args(command.get_args());
-                traced.current_dir(&self.root);
-                traced
-            }
+            Some(path) => syscalls::traced(&command, path),
         };
         let mut env = settings.producer_env(size);
         env.push(("MSG_ID", arm.msg_id.clone()));
@@ -100,6 +77,20 @@ impl Lab {
             (outcome, _) => outcome,
         };
         (outcome, delivered)
+    }
+
+    /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.
+    pub fn syscall_counts(&mut self, settings: &Settings, arm: &Arm, scratch: &Path) -> Result<SyscallCounts, String> {
+        let mut summaries = Vec::with_capacity(2);
+        for size in syscalls::sizes(settings.batch) {
+            let out = scratch.join(format!("strace-{}-{}-{}.txt", arm.sdk, arm.msg_id, size.messages));
+            if let (Outcome::Failed(why), _) = self.run(settings, arm, size, Some(&out)) {
+                return Err(format!("instrumented run of {} failed: {why}", arm.label()));
+            }
+            let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+            summaries.push(syscalls::Summary::parse(&text));
+        }
+        Ok(syscalls::per_message(settings.batch, &summaries[0], &summaries[1]))
     }
 }
 
@@ -129,16 +120,24 @@ fn run_once(mut cmd: Command, env: &[(&str, String)], timeout: Duration, size: S
     };
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
-    let last = |text: &str| text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").to_owned();
     let Some(status) = status else {
         return Outcome::Failed(format!("timed out after {}s and was killed", timeout.as_secs()));
     };
     if !status.success() {
-        let why = last(&stderr);
-        return Outcome::Failed(format!("exited with {status}: {}", if why.is_empty() { "no error line" } else { &why }));
+        let why = last_line(&stderr);
+        return Outcome::Failed(format!("exited with {status}: {}", if why.is_empty() { "no error line" } else { why }));
     }
-    let line = last(&stdout);
-    let (result, optional) = match (serde_json::from_str::<ProducerResult>(&line), serde_json::from_str::<OptionalFields>(&line)) {
+    check_result_line(last_line(&stdout), size, msg_id)
+}
+
+/// The last non-empty line of a producer's output.
+fn last_line(text: &str) -> &str {
+    text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+}
+
+/// The result line, if it is the contract's JSON for the run that was asked for.
+fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
+    let (result, optional) = match (serde_json::from_str::<ProducerResult>(line), serde_json::from_str::<OptionalFields>(line)) {
         (Ok(r), Ok(o)) => (r, o),
         (Err(e), _) | (_, Err(e)) => return Outcome::Failed(format!("result line {line:?} is not the contract's JSON: {e}")),
     };
@@ -158,4 +157,29 @@ fn read_all(r: &mut impl Read) -> String {
     let mut s = String::new();
     let _ = r.read_to_string(&mut s);
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: Size = Size { messages: 2000, warmup: 1000 };
+
+    fn line(msg_id: &str, messages: u64, msgs_per_sec: f64) -> String {
+        format!(r#"{{"sdk":"x","msg_id":"{msg_id}","send_path":"lean","messages":{messages},"warmup":1000,"timed_messages":1000,"elapsed_ns":5,"msgs_per_sec":{msgs_per_sec},"injected_ns":0,"alloc_bytes_per_msg":2.5}}"#)
+    }
+
+    #[test]
+    fn a_result_line_must_answer_the_run_asked_for() {
+        let Outcome::Ok(m) = check_result_line(&line("fast", 2000, 1e6), SIZE, "fast") else { panic!("a good line") };
+        assert_eq!(m.alloc_bytes_per_msg, Some(2.5));
+        let failed = |o: Outcome| match o {
+            Outcome::Failed(why) => why,
+            Outcome::Ok(_) => panic!("accepted"),
+        };
+        assert!(failed(check_result_line(&line("uuid", 2000, 1e6), SIZE, "fast")).contains("but the run asked for fast, 2000, 1000"));
+        assert!(failed(check_result_line(&line("fast", 2000, 0.0), SIZE, "fast")).contains("reports 0 msgs/s"));
+        assert!(failed(check_result_line("hello", SIZE, "fast")).contains("is not the contract's JSON"));
+        assert_eq!(last_line("a\nb \n\n"), "b");
+    }
 }

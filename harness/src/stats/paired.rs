@@ -150,14 +150,7 @@ pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstab
     let ratio = t.mean.exp();
     let change_pct = 100.0 * (ratio - 1.0);
     let ratio_ci95 = t.ci95.map(|(lo, hi)| (lo.exp(), hi.exp()));
-    let verdict = match t.p {
-        _ if control_unstable => Verdict::Withheld,
-        None => Verdict::Undecided,
-        Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
-            if change_pct > 0.0 { Verdict::Faster } else { Verdict::Slower }
-        }
-        Some(_) => Verdict::Noise,
-    };
+    let verdict = Verdict::of(t.p, change_pct, noise_pct, control_unstable);
     PairedComparison {
         processes: log_ratios.len(),
         ratio,
@@ -191,7 +184,7 @@ pub fn runs_for_mean(delta: f64, sd: f64, power: f64) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::stats::tests::{SLEEP_1, SLEEP_2, close};
+    use crate::stats::tests::{SLEEP_1, SLEEP_2, close};
 
     fn sleep_differences() -> Vec<f64> {
         SLEEP_2.iter().zip(SLEEP_1).map(|(b, a)| b - a).collect()

@@ -1,0 +1,12 @@
+//! The JSON report: the run's state as it is, every raw sample included.
+
+use super::render::Render;
+use super::state::Report;
+
+pub struct Json;
+
+impl Render for Json {
+    fn render(&self, report: &Report) -> String {
+        serde_json::to_string_pretty(report).expect("a report serializes") + "\n"
+    }
+}

@@ -1,0 +1,169 @@
+//! The Markdown report, and the tables and budget blocks the terminal shows too.
+
+use std::fmt::Write as _;
+
+use super::render::Render;
+use super::state::{Report, WorkloadReport};
+use crate::runner::analysis::ArmAnalysis;
+use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::model::Warning;
+
+pub struct Markdown;
+
+impl Render for Markdown {
+    fn render(&self, report: &Report) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}\n", report.name);
+        let status = report.status_line();
+        let _ = writeln!(out, "{}\n", if report.complete { status } else { format!("**{status}**") });
+        if let Some(d) = &report.description {
+            let _ = writeln!(out, "{d}\n");
+        }
+        let _ = writeln!(out, "- Command: `{}`", report.command);
+        let _ = writeln!(out, "- Started {}, finished {}", report.started, report.finished.as_deref().unwrap_or("-"));
+        let _ = writeln!(out, "- Machine: {}", report.machine.summary());
+        let _ = writeln!(out, "- Toolchains: {}", report.machine.toolchains.join("; "));
+        for w in &report.workloads {
+            let s = &w.settings;
+            let _ = writeln!(out, "\n## {}\n", w.name);
+            let _ = writeln!(
+                out,
+                "- Settings: {} (payload {} B/message); every variant ran REPEAT times in its own process, interleaved, after one discarded warm-up run.",
+                s.line(),
+                crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len())
+            );
+            let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
+            tables(w, &mut out);
+            budgets(w, &mut out);
+            warnings("\n### Warnings\n", &w.warnings, &mut out);
+        }
+        warnings("\n## Warnings\n", &report.warnings, &mut out);
+        let unit = report.workloads.first().map_or("msgs/s", WorkloadReport::unit);
+        let _ = writeln!(
+            out,
+            "\nHow to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it. If the control arms themselves differ significantly, verdicts are withheld. Latency is the batch round trip (send to ack), the median over runs of each run's percentile. Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample and the sink's counts per run are in the JSON beside this file."
+        );
+        out
+    }
+}
+
+fn warnings(heading: &str, list: &[Warning], out: &mut String) {
+    if !list.is_empty() {
+        let _ = writeln!(out, "{heading}");
+        for warning in list {
+            let _ = writeln!(out, "- {} Fix: {}.", capitalized(&warning.cause), warning.fix);
+        }
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect::<String>() + ".")
+}
+
+/// The verdict table, every arm's summary, and latency and counts where there are any.
+pub fn tables(w: &WorkloadReport, out: &mut String) {
+    let Some(a) = &w.analysis else { return };
+    let unit = w.unit();
+    let cell = |arm: usize| match a.arms.get(arm) {
+        Some(ArmAnalysis { summary: Some(s), .. }) => format!("{} ({:.1}%)", thousands(s.mean), s.stddev_pct),
+        Some(ArmAnalysis { failure: Some(_), .. }) => "FAILED".into(),
+        _ => "-".into(),
+    };
+    let ci = |c| ratio_ci(c).unwrap_or_else(|| "-".into());
+    if !a.comparisons.is_empty() || a.control.is_some() {
+        let _ = writeln!(out, "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | p (Welch) | p (Mann-Whitney) | verdict |");
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+    }
+    for c in &a.comparisons {
+        let k = &c.comparison;
+        let verdict = match k.runs_needed {
+            Some(n) => format!("{}; {n} runs would tell", k.verdict.label()),
+            None => k.verdict.label().into(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {}: {} | {} | {} | {} | {} | {} | {} | {verdict} |",
+            c.sdk,
+            c.before,
+            cell(c.before_arm),
+            c.after,
+            cell(c.after_arm),
+            change(k),
+            ci(k),
+            p_value(k.welch.p),
+            p_value(k.mann_whitney.p),
+        );
+    }
+    if let Some(c) = &a.control {
+        let k = &c.comparison;
+        let _ = writeln!(
+            out,
+            "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | {} |",
+            cell(c.before_arm),
+            cell(c.after_arm),
+            change(k),
+            ci(k),
+            p_value(k.welch.p),
+            p_value(k.mann_whitney.p),
+            if a.control_unstable { "UNSTABLE: verdicts withheld" } else { "stable" }
+        );
+    }
+    let _ = writeln!(out, "\n| variant | mean {unit} | stddev % | median | min | max | n | status |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+    for arm in &a.arms {
+        match (&arm.summary, &arm.failure) {
+            (Some(s), _) => {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {:.1} | {} | {} | {} | {} | ok |",
+                    arm.label,
+                    thousands(s.mean),
+                    s.stddev_pct,
+                    thousands(s.median),
+                    thousands(s.min),
+                    thousands(s.max),
+                    s.n
+                );
+            }
+            (None, Some(why)) => {
+                let _ = writeln!(out, "| {} | - | - | - | - | - | - | FAILED: {} |", arm.label, why.replace('|', "/"));
+            }
+            (None, None) => {
+                let _ = writeln!(out, "| {} | - | - | - | - | - | 0 | pending |", arm.label);
+            }
+        }
+    }
+    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some()).collect();
+    if !measured.is_empty() {
+        let _ = writeln!(out, "\n| variant | batch RTT p50, us | p99, us | p99.9, us | syscalls/msg | sends/batch | recvs/batch | getrandom/1000 IDs | alloc B/msg |");
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+        for x in measured {
+            let us = |pick: fn(&crate::runner::model::Latency) -> f64| fixed(x.latency.as_ref().map(|l| pick(l) / 1e3), 1);
+            let counts = |pick: fn(&crate::runner::model::SyscallCounts) -> f64, digits| fixed(x.syscalls.as_ref().map(pick), digits);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                x.label,
+                us(|l| l.p50_ns),
+                us(|l| l.p99_ns),
+                us(|l| l.p999_ns),
+                counts(|c| c.syscalls_per_msg, 3),
+                counts(|c| c.sends_per_batch, 2),
+                counts(|c| c.recvs_per_batch, 2),
+                counts(|c| c.getrandom_per_1000_ids, 2),
+                fixed(x.alloc_bytes_per_msg, 1)
+            );
+        }
+    }
+}
+
+/// Whether the workload's budgets held, with each failure spelled out.
+pub fn budgets(w: &WorkloadReport, out: &mut String) {
+    let Some(checks) = &w.budgets else { return };
+    let failed: Vec<_> = w.failed_budgets().collect();
+    let _ = writeln!(out, "\nBudgets of {}: {} ({} of {} met)", w.name, if failed.is_empty() { "PASSED" } else { "FAILED" }, checks.len() - failed.len(), checks.len());
+    for c in failed {
+        let _ = writeln!(out, "\n```\n{}\n```", c.failure_text());
+    }
+}

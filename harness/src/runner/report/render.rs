@@ -1,0 +1,7 @@
+//! What every report format is: a text made from the run's state.
+
+use super::state::Report;
+
+pub trait Render {
+    fn render(&self, report: &Report) -> String;
+}

@@ -1,0 +1,112 @@
+//! Counts that do not depend on noise: syscalls per message, send/recv calls per batch and
+//! getrandom calls per 1000 IDs, from two extra runs of an arm under `strace -f -c` that differ
+//! only in their message count. The difference cancels everything a process does once
+//! (start-up, class loading, connecting), leaving what each further message costs. Everything
+//! the runner knows about strace is here; the lab runs the commands.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::model::{Size, SyscallCounts};
+
+/// Batches in the shorter instrumented run; the longer one sends twice as many.
+const BATCHES: u64 = 50;
+
+const SENDS: &[&str] = &["write", "writev", "sendto", "sendmsg", "sendmmsg"];
+const RECVS: &[&str] = &["read", "readv", "recvfrom", "recvmsg", "recvmmsg"];
+
+pub fn strace_available() -> bool {
+    Command::new("strace").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// `command` under `strace -f -c`, its summary written to `summary`.
+pub fn traced(command: &Command, summary: &Path) -> Command {
+    let mut traced = Command::new("strace");
+    traced.args(["-f", "-c", "-o"]).arg(summary).arg("--").arg(command.get_program()).args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        traced.current_dir(dir);
+    }
+    traced
+}
+
+/// Instrumented runs per arm.
+pub const RUNS: usize = 2;
+
+/// The instrumented runs' sizes: one warm-up batch, then BATCHES or 2 x BATCHES.
+pub fn sizes(batch: u32) -> [Size; RUNS] {
+    let batch = u64::from(batch);
+    [Size { messages: (BATCHES + 1) * batch, warmup: batch }, Size { messages: (2 * BATCHES + 1) * batch, warmup: batch }]
+}
+
+/// The counts from the summaries of the short and the long run of [`sizes`].
+pub fn per_message(batch: u32, short: &Summary, long: &Summary) -> SyscallCounts {
+    let [s, l] = sizes(batch);
+    let messages = (l.messages - s.messages) as f64;
+    let batches = messages / f64::from(batch);
+    let delta = |names: &[&str]| long.calls(names) as f64 - short.calls(names) as f64;
+    SyscallCounts {
+        syscalls_per_msg: (long.total() as f64 - short.total() as f64) / messages,
+        sends_per_batch: delta(SENDS) / batches,
+        recvs_per_batch: delta(RECVS) / batches,
+        getrandom_per_1000_ids: delta(&["getrandom"]) / messages * 1000.0,
+    }
+}
+
+/// Calls per syscall from `strace -c`'s table: "% time  seconds  usecs/call  calls  [errors]  syscall".
+pub struct Summary(Vec<(String, u64)>);
+
+impl Summary {
+    pub fn parse(text: &str) -> Summary {
+        Summary(
+            text.lines()
+                .filter_map(|line| {
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    let name = *fields.last()?;
+                    let calls = fields.get(3)?.parse().ok()?;
+                    (name != "total").then(|| (name.to_owned(), calls))
+                })
+                .collect(),
+        )
+    }
+
+    fn calls(&self, names: &[&str]) -> u64 {
+        self.0.iter().filter(|(n, _)| names.contains(&n.as_str())).map(|(_, c)| c).sum()
+    }
+
+    fn total(&self) -> u64 {
+        self.0.iter().map(|(_, c)| c).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // strace 6.1 `-c` output; the errors column is blank on most rows.
+    fn table(write: u64, read: u64, getrandom: u64) -> String {
+        format!(
+            "% time     seconds  usecs/call     calls    errors syscall\n\
+             ------ ----------- ----------- --------- --------- ----------------\n\
+             \x20 52.10    0.001000          10 {write:>9}           write\n\
+             \x20 30.00    0.000500           2 {read:>9}         3 read\n\
+             \x20  5.00    0.000100           1 {getrandom:>9}           getrandom\n\
+             ------ ----------- ----------- --------- --------- ----------------\n\
+             100.00    0.001600                   345         3 total\n"
+        )
+    }
+
+    #[test]
+    fn strace_summary_rows_are_read_by_name() {
+        let t = Summary::parse(&table(100, 205, 40));
+        assert_eq!((t.calls(SENDS), t.calls(RECVS), t.calls(&["getrandom"]), t.total()), (100, 205, 40, 345));
+    }
+
+    #[test]
+    fn the_longer_run_minus_the_shorter_is_per_message() {
+        // 50 more batches of 10 messages: one send and one receive each, one getrandom per ID.
+        let (short, long) = (Summary::parse(&table(60, 70, 510)), Summary::parse(&table(110, 120, 1010)));
+        let c = per_message(10, &short, &long);
+        assert_eq!((c.sends_per_batch, c.recvs_per_batch, c.getrandom_per_1000_ids), (1.0, 1.0, 1000.0));
+        assert!((c.syscalls_per_msg - 1.2).abs() < 1e-12, "{c:?}");
+    }
+}
