@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use super::model::{Arm, Latency, SyscallCounts};
-use crate::stats::{Comparison, Summary, Verdict, compare};
+use crate::stats::paired::{PairedComparison, compare_paired, process_log_ratio};
+use crate::stats::{Comparison, Summary, compare};
 
 /// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
 /// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
@@ -23,6 +24,9 @@ pub struct ArmAnalysis {
     pub alloc_bytes_per_msg: Option<f64>,
     #[serde(rename = "counts", skip_serializing_if = "Option::is_none")]
     pub syscalls: Option<SyscallCounts>,
+    /// The median over runs of the producer process's user + system ns per message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_ns_per_msg: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -35,8 +39,23 @@ pub struct ComparisonRow {
     pub sdk: String,
     pub before: String,
     pub after: String,
+    /// Across processes: Welch and Mann-Whitney on the per-process samples. In paired mode its
+    /// ratio, interval, runs needed and verdict are the paired ones below.
     #[serde(flatten)]
     pub comparison: Comparison,
+    /// Paired mode: from each process's median block log ratio of the two arms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedComparison>,
+    /// One process per arm: the runs of one round paired (log ratio per round), beside Welch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_round: Option<PairedComparison>,
+}
+
+impl ComparisonRow {
+    /// How many runs (processes) a side the verdict stands on.
+    pub fn runs(&self) -> usize {
+        self.paired.as_ref().map_or(self.comparison.n, |p| p.processes)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -48,6 +67,10 @@ pub struct Analysis {
     /// The control's absolute % difference: changes smaller than this are noise.
     pub noise_pct: Option<f64>,
     pub control_unstable: bool,
+    /// Paired mode: each SDK's A/A twin against its first arm, in the same processes: that
+    /// SDK's own noise floor.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub twins: Vec<ComparisonRow>,
     pub comparisons: Vec<ComparisonRow>,
 }
 
@@ -85,35 +108,94 @@ impl Analysis {
                 latency: a.latency(),
                 alloc_bytes_per_msg: a.alloc_bytes_per_msg(),
                 syscalls: a.syscalls,
+                cpu_ns_per_msg: a.cpu_ns_per_msg(),
             })
             .collect();
         let control_arm = |c| arms.iter().position(|a| a.control == Some(c));
         let control = match (control_arm('A'), control_arm('B')) {
-            (Some(a), Some(b)) => row(arms, a, b, None, false),
+            (Some(a), Some(b)) => row(arms, a, b, &Noise::default()),
             _ => None,
         };
         let noise_pct = control.as_ref().map(|c| c.comparison.change_pct.abs());
-        let control_unstable = control.as_ref().is_some_and(|c| matches!(c.comparison.verdict, Verdict::Faster | Verdict::Slower));
-        let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, noise_pct, control_unstable)).collect();
-        Analysis { arms: analysed, control, noise_pct, control_unstable, comparisons }
+        let control_unstable = control.as_ref().is_some_and(|c| c.comparison.verdict.is_significant());
+        let twins: Vec<ComparisonRow> = arms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.twin)
+            .filter_map(|(t, twin)| arms.iter().position(|a| !a.twin && a.control.is_none() && a.sdk == twin.sdk && a.msg_id == twin.msg_id).map(|b| (b, t)))
+            .filter_map(|(b, t)| row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() }))
+            .collect();
+        let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };
+        let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, &noise)).collect();
+        Analysis { arms: analysed, control, noise_pct, control_unstable, twins, comparisons }
     }
 
-    /// `after` against `before` under this workload's control.
+    /// `after` against `before` under this workload's control (and, paired, the SDK's twin).
     pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<Comparison> {
-        row(arms, before, after, self.noise_pct, self.control_unstable).map(|r| r.comparison)
+        let noise = Noise { pct: self.noise_pct, unstable: self.control_unstable, twins: &self.twins };
+        row(arms, before, after, &noise).map(|r| r.comparison)
     }
 }
 
-fn row(arms: &[Arm], before: usize, after: usize, noise_pct: Option<f64>, control_unstable: bool) -> Option<ComparisonRow> {
+/// What a change must exceed: the cross-process control's, and in paired mode the SDK's twin's.
+#[derive(Default)]
+struct Noise<'a> {
+    pct: Option<f64>,
+    unstable: bool,
+    twins: &'a [ComparisonRow],
+}
+
+impl Noise<'_> {
+    /// The noise floor and stability of a paired comparison of `sdk`: its own twin's change.
+    fn paired(&self, sdk: &str) -> (Option<f64>, bool) {
+        match self.twins.iter().find(|t| t.sdk == sdk).and_then(|t| t.paired.as_ref()) {
+            Some(twin) => (Some(twin.change_pct.abs()), twin.verdict.is_significant()),
+            None => (None, false),
+        }
+    }
+}
+
+fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ComparisonRow> {
     let (b, a) = (&arms[before], &arms[after]);
-    Some(ComparisonRow {
-        before_arm: before,
-        after_arm: after,
-        sdk: a.sdk.clone(),
-        before: b.variant(),
-        after: a.variant(),
-        comparison: compare(&b.valid_samples()?, &a.valid_samples()?, noise_pct, control_unstable),
-    })
+    let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
+    let paired = paired_log_ratios(b, a).map(|lrs| {
+        let (pct, unstable) = noise.paired(&a.sdk);
+        compare_paired(&lrs, pct, unstable || noise.unstable)
+    });
+    if let Some(p) = &paired {
+        comparison.ratio = p.ratio;
+        comparison.change_pct = p.change_pct;
+        comparison.ratio_ci95 = p.ratio_ci95;
+        comparison.runs_needed = p.runs_needed;
+        comparison.verdict = p.verdict;
+    }
+    let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
+    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: b.variant(), after: a.variant(), comparison, paired, by_round })
+}
+
+/// Per paired process (matched by its order), the median block log ratio of `after` to
+/// `before`; None unless both arms ran paired and every run of theirs succeeded.
+fn paired_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
+    if before.failure().is_some() || after.failure().is_some() {
+        return None;
+    }
+    let after_runs: Vec<(usize, &[u64])> = after.batch_times().collect();
+    let lrs: Vec<f64> = before
+        .batch_times()
+        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| process_log_ratio(base, arm)))
+        .collect();
+    (!lrs.is_empty()).then_some(lrs)
+}
+
+/// Per round in which both arms ran (one process each), ln(after / before).
+fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
+    let after_rounds = after.by_round();
+    let lrs: Vec<f64> = before
+        .by_round()
+        .into_iter()
+        .filter_map(|(round, b)| after_rounds.iter().find(|(r, _)| *r == round).map(|(_, a)| (a / b).ln()))
+        .collect();
+    (lrs.len() >= 2).then_some(lrs)
 }
 
 #[cfg(test)]

@@ -167,7 +167,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let base = Arm::new(CONTROL_SDK, CONTROL_MSG_ID, None);
     let mut base_samples = Vec::new();
     for i in 0..=BASE_RUNS {
-        match lab.run(&settings, &base, settings.size(), None).0 {
+        match lab.run(&settings, &[&base], settings.size(), 0, None).0.remove(0) {
             Outcome::Ok(m) if i > 0 => base_samples.push(m.result.msgs_per_sec),
             Outcome::Ok(_) => {}
             Outcome::Failed(why) => bail!("measuring the base arm failed: {why}"),
@@ -193,10 +193,10 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             arms.push(arm);
         }
         let pairs: Vec<(usize, usize)> = (3..arms.len()).map(|i| (2, i)).collect();
-        let steps = schedule(arms.len(), settings.repeat as usize);
+        let steps = schedule(arms.len(), settings.repeat as usize, settings.seed ^ suite as u64);
         for (k, step) in steps.iter().enumerate() {
-            let (outcome, delivered) = lab.run(&settings, &arms[step.arm], settings.size(), None);
-            arms[step.arm].runs.push(RunRecord::new(k + 1, step.warmup, outcome, delivered));
+            let (mut outcomes, delivered) = lab.run(&settings, &[&arms[step.unit]], settings.size(), 0, None);
+            arms[step.unit].runs.push(RunRecord::new(k + 1, step.round, step.round == 0, outcomes.remove(0), delivered));
         }
         let analysis = Analysis::of(&arms, &pairs);
         let failed = arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label())));

@@ -24,7 +24,7 @@ pub fn p_value(p: Option<f64>) -> String {
 
 /// The bootstrap 95% interval of the ratio, `0.98x .. 1.03x`.
 pub fn ratio_ci(c: &Comparison) -> Option<String> {
-    c.ratio_ci95.map(|(lo, hi)| format!("{lo:.2}x .. {hi:.2}x"))
+    c.ratio_ci95.map(|(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))
 }
 
 /// The change of a comparison, `+4.2% (1.04x)`.

@@ -4,15 +4,16 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::cpu;
 use super::model::{Arm, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
-use crate::producer::{Mode, ProducerResult};
+use crate::producer::{Mode, PairedResult, ProducerResult};
 use crate::sink::{DeliverySnapshot, Sink, SinkSettings};
 use crate::wire::PayloadSpec;
 
@@ -42,41 +43,61 @@ impl Lab {
         Ok(&self.sinks.last().expect("just pushed").1)
     }
 
-    /// One producer run of `arm`; under strace, its summary written there, when `strace_to`
-    /// is given. Returns what the producer reported, checked against what the sink counted.
-    pub fn run(&mut self, settings: &Settings, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<DeliverySnapshot>) {
-        let command = match sdk::find(&arm.sdk).and_then(|s| s.command(&self.root)) {
+    /// One producer process running `arms`: one arm, or (paired mode) a group of one SDK's arms
+    /// timed around each other, its block order from `seed`; under strace, its summary written
+    /// there, when `strace_to` is given. Returns one outcome per arm, checked against what the
+    /// sink counted.
+    pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+        let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
+        let command = match sdk::find(&arms[0].sdk).and_then(|s| s.command(&self.root)) {
             Ok(command) => command,
-            Err(e) => return (Outcome::Failed(format!("{e:#}")), None),
+            Err(e) => return failed(format!("{e:#}")),
         };
         let command = match strace_to {
             None => command,
             Some(path) => syscalls::traced(&command, path),
         };
         let mut env = settings.producer_env(size);
-        env.push(("MSG_ID", arm.msg_id.clone()));
-        env.push(("INJECT_NS", arm.inject_ns.to_string()));
+        let msg_ids: Vec<&str> = arms.iter().map(|a| a.msg_id.as_str()).collect();
+        env.push(("MSG_ID", msg_ids.join(",")));
+        env.push(("PAIRED", u8::from(arms.len() > 1).to_string()));
+        env.push(("SEED", seed.to_string()));
+        let injected = arms.iter().position(|a| a.inject_ns > 0);
+        env.push(("INJECT_NS", injected.map_or(0, |i| arms[i].inject_ns).to_string()));
+        env.push(("INJECT_ARM", injected.unwrap_or(0).to_string()));
         let sink = match settings.mode {
             Mode::Mint => None,
             Mode::Producer => match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| self.sink(spec)) {
                 Ok(sink) => Some(sink),
-                Err(e) => return (Outcome::Failed(format!("cannot start the sink: {e:#}")), None),
+                Err(e) => return failed(format!("cannot start the sink: {e:#}")),
             },
         };
         if let Some(sink) = sink {
             env.push(("SERVER", sink.addr.to_string()));
         }
         let before = sink.map(Sink::counts).unwrap_or_default();
-        let outcome = run_once(command, &env, Duration::from_secs(settings.timeout_s), size, &arm.msg_id);
-        let delivered = sink.map(|s| s.counts().since(&before));
-        let outcome = match (outcome, &delivered) {
-            (Outcome::Ok(m), Some(counts)) => match counts.delivery_problem(size.messages) {
-                None => Outcome::Ok(m),
-                Some(problem) => Outcome::Failed(problem),
-            },
-            (outcome, _) => outcome,
+        let outcomes = match run_once(command, &env, Duration::from_secs(settings.timeout_s)) {
+            Err(why) => arms.iter().map(|_| Outcome::Failed(why.clone())).collect(),
+            Ok((line, cpu)) => {
+                // The process's CPU time over every message it sent, warm-up and every arm included.
+                let cpu_ns_per_msg = cpu.map(|c| c.as_nanos() as f64 / (size.messages * arms.len() as u64) as f64);
+                let mut outcomes = if arms.len() == 1 { vec![check_result_line(&line, size, &msg_ids[0])] } else { check_paired_line(&line, size, &msg_ids) };
+                for o in &mut outcomes {
+                    if let Outcome::Ok(m) = o {
+                        m.cpu_ns_per_msg = cpu_ns_per_msg;
+                    }
+                }
+                outcomes
+            }
         };
-        (outcome, delivered)
+        let delivered = sink.map(|s| s.counts().since(&before));
+        let problem = delivered.as_ref().and_then(|counts| counts.delivery_problem(size.messages * arms.len() as u64));
+        let outcomes = match problem {
+            // The run is FAILED as a whole: which arm's message was lost cannot be told apart.
+            Some(problem) if outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))) => arms.iter().map(|_| Outcome::Failed(problem.clone())).collect(),
+            _ => outcomes,
+        };
+        (outcomes, delivered)
     }
 
     /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.
@@ -84,7 +105,7 @@ impl Lab {
         let mut summaries = Vec::with_capacity(2);
         for size in syscalls::sizes(settings.batch) {
             let out = scratch.join(format!("strace-{}-{}-{}.txt", arm.sdk, arm.msg_id, size.messages));
-            if let (Outcome::Failed(why), _) = self.run(settings, arm, size, Some(&out)) {
+            if let Some(Outcome::Failed(why)) = self.run(settings, &[arm], size, 0, Some(&out)).0.pop() {
                 return Err(format!("instrumented run of {} failed: {why}", arm.label()));
             }
             let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
@@ -94,40 +115,27 @@ impl Lab {
     }
 }
 
-fn run_once(mut cmd: Command, env: &[(&str, String)], timeout: Duration, size: Size, msg_id: &str) -> Outcome {
+/// Starts the producer and waits for it within `timeout`: its last stdout line and its CPU
+/// time, or why the run FAILED.
+fn run_once(mut cmd: Command, env: &[(&str, String)], timeout: Duration) -> Result<(String, Option<Duration>), String> {
     cmd.envs(env.iter().map(|(k, v)| (k, v))).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
-        Err(e) => return Outcome::Failed(format!("cannot start {:?}: {e}", cmd.get_program())),
-    };
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
     // Drained on their own threads so a chatty producer cannot block on a full pipe.
     let mut stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
     let out = std::thread::spawn(move || read_all(&mut stdout));
     let err = std::thread::spawn(move || read_all(&mut stderr));
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Outcome::Failed(format!("waiting for the producer failed: {e}")),
-        }
-    };
+    let ended = cpu::wait_with_cpu(&mut child, timeout).map_err(|e| format!("waiting for the producer failed: {e}"));
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
-    let Some(status) = status else {
-        return Outcome::Failed(format!("timed out after {}s and was killed", timeout.as_secs()));
+    let Some(ended) = ended? else {
+        return Err(format!("timed out after {}s and was killed", timeout.as_secs()));
     };
-    if !status.success() {
+    if !ended.status.success() {
         let why = last_line(&stderr);
-        return Outcome::Failed(format!("exited with {status}: {}", if why.is_empty() { "no error line" } else { why }));
+        return Err(format!("exited with {}: {}", ended.status, if why.is_empty() { "no error line" } else { why }));
     }
-    check_result_line(last_line(&stdout), size, msg_id)
+    Ok((last_line(&stdout).to_owned(), Some(ended.cpu)))
 }
 
 /// The last non-empty line of a producer's output.
@@ -150,7 +158,56 @@ fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
     if !(result.msgs_per_sec.is_finite() && result.msgs_per_sec > 0.0) {
         return Outcome::Failed(format!("result line reports {} msgs/s", result.msgs_per_sec));
     }
-    Outcome::Ok(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg })
+    Outcome::Ok(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None })
+}
+
+/// A paired result line (sdks/README.md), if it answers the run asked for: one outcome per arm.
+fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
+    let all = |why: String| msg_ids.iter().map(|_| Outcome::Failed(why.clone())).collect();
+    let r: PairedResult = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(e) => return all(format!("result line {:?} is not the contract's paired JSON: {e}", truncated(line))),
+    };
+    let names: Vec<&str> = r.arms.iter().map(|a| a.msg_id.as_str()).collect();
+    if names != msg_ids || r.messages != size.messages || r.warmup != size.warmup {
+        return all(format!(
+            "paired result line reports MSG_ID={} MESSAGES={} WARMUP={}, but the run asked for {}, {}, {}",
+            names.join(","),
+            r.messages,
+            r.warmup,
+            msg_ids.join(","),
+            size.messages,
+            size.warmup
+        ));
+    }
+    if let Some(a) = r.arms.iter().find(|a| a.batch_ns.len() != r.blocks || r.blocks == 0 || !(a.msgs_per_sec.is_finite() && a.msgs_per_sec > 0.0)) {
+        return all(format!("paired result line: arm {} has {} batch times for {} timed blocks at {} msgs/s", a.msg_id, a.batch_ns.len(), r.blocks, a.msgs_per_sec));
+    }
+    r.arms
+        .into_iter()
+        .map(|a| {
+            let result = ProducerResult {
+                sdk: r.sdk.clone(),
+                msg_id: a.msg_id,
+                send_path: r.send_path,
+                messages: r.messages,
+                warmup: r.warmup,
+                timed_messages: a.timed_messages,
+                elapsed_ns: a.elapsed_ns,
+                msgs_per_sec: a.msgs_per_sec,
+                injected_ns: a.injected_ns,
+                rtt_p50_ns: None,
+                rtt_p99_ns: None,
+                rtt_p999_ns: None,
+            };
+            Outcome::Ok(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None })
+        })
+        .collect()
+}
+
+/// A long line cut for an error message.
+fn truncated(line: &str) -> String {
+    if line.len() > 200 { format!("{}...", &line[..line.floor_char_boundary(200)]) } else { line.to_owned() }
 }
 
 fn read_all(r: &mut impl Read) -> String {

@@ -21,6 +21,11 @@ pub struct Arm {
     pub msg_id: String,
     /// 'A' or 'B' for the two identical control arms.
     pub control: Option<char>,
+    /// The in-process A/A copy of its SDK's first arm in paired mode: that SDK's own noise floor.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub twin: bool,
+    /// The figure its samples are (METRIC).
+    pub metric: Metric,
     /// Busy-wait added per message (INJECT_NS, Rust producer only), for `harness calibrate`.
     #[serde(skip_serializing_if = "is_zero")]
     pub inject_ns: u64,
@@ -37,8 +42,11 @@ fn is_zero(n: &u64) -> bool {
 /// One run of an arm, as recorded in the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunRecord {
-    /// Position in the interleaved order, from 1.
+    /// Position in the interleaved order, from 1: the producer process (the arms of one paired
+    /// process share it).
     pub order: usize,
+    /// The round of the schedule, from 1 (0: the warm-up round).
+    pub round: usize,
     /// The discarded warm-up run.
     pub warmup: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,6 +54,14 @@ pub struct RunRecord {
     /// The optional result-line field of the same name (sdks/README.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_bytes_per_msg: Option<f64>,
+    /// Paired mode: the seed of the process's block order, and this arm's time per timed block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch_ns: Option<Vec<u64>>,
+    /// The process's user + system time over every message it sent (all its arms, warm-up included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_ns_per_msg: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
     /// What the sink counted during this run (absent in mint mode).
@@ -64,6 +80,28 @@ pub enum Outcome {
 pub struct Measured {
     pub result: ProducerResult,
     pub alloc_bytes_per_msg: Option<f64>,
+    /// Paired mode: the process's seed and this arm's batch times (sdks/README.md).
+    pub paired: Option<(u64, Vec<u64>)>,
+    pub cpu_ns_per_msg: Option<f64>,
+}
+
+/// The figure a cross-process verdict compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Messages per second of the timed window.
+    Wall,
+    /// Messages per second of the producer process's user + system time.
+    Cpu,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Wall => "wall",
+            Metric::Cpu => "cpu",
+        }
+    }
 }
 
 /// How many messages one run sends: the workload's, or an instrumented run's own.
@@ -104,18 +142,27 @@ impl fmt::Display for Warning {
 }
 
 impl RunRecord {
-    pub fn new(order: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
-        let (result, alloc_bytes_per_msg, failed) = match outcome {
-            Outcome::Ok(m) => (Some(m.result), m.alloc_bytes_per_msg, None),
-            Outcome::Failed(why) => (None, None, Some(why)),
-        };
-        RunRecord { order, warmup, result, alloc_bytes_per_msg, failed, sink }
+    pub fn new(order: usize, round: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
+        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, cpu_ns_per_msg: None, failed: None, sink };
+        match outcome {
+            Outcome::Ok(m) => {
+                record.result = Some(m.result);
+                record.alloc_bytes_per_msg = m.alloc_bytes_per_msg;
+                record.cpu_ns_per_msg = m.cpu_ns_per_msg;
+                if let Some((seed, batch_ns)) = m.paired {
+                    record.seed = Some(seed.to_string());
+                    record.batch_ns = Some(batch_ns);
+                }
+            }
+            Outcome::Failed(why) => record.failed = Some(why),
+        }
+        record
     }
 }
 
 impl Arm {
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
-        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, inject_ns: 0, runs: Vec::new(), syscalls: None }
+        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0, runs: Vec::new(), syscalls: None }
     }
 
     /// One of the two identical control arms, 'A' or 'B'.
@@ -131,7 +178,8 @@ impl Arm {
     pub fn variant(&self) -> String {
         let inject = if self.inject_ns > 0 { format!(" +{} ns/msg", self.inject_ns) } else { String::new() };
         let control = self.control.map_or(String::new(), |c| format!(" (control {c})"));
-        format!("{}{inject}{control}", self.msg_id)
+        let twin = if self.twin { " (A/A twin)" } else { "" };
+        format!("{}{inject}{control}{twin}", self.msg_id)
     }
 
     pub fn failure(&self) -> Option<&str> {
@@ -143,9 +191,32 @@ impl Arm {
     }
 
     /// (order, sample) of each timed run with a result: the one figure every statistic,
-    /// warning and chart reads, msgs/s.
+    /// warning and chart reads, msgs/s of the timed window or of the process's CPU time (METRIC).
     pub fn timed_samples(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref().map(|x| (r.order, x.msgs_per_sec)))
+        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| {
+            let result = r.result.as_ref()?;
+            let sample = match self.metric {
+                Metric::Wall => result.msgs_per_sec,
+                Metric::Cpu => 1e9 / r.cpu_ns_per_msg.filter(|c| *c > 0.0)?,
+            };
+            Some((r.order, sample))
+        })
+    }
+
+    /// The timed runs with their round, for pairing the runs of one round.
+    pub fn by_round(&self) -> Vec<(usize, f64)> {
+        let rounds: Vec<usize> = self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).map(|r| r.round).collect();
+        rounds.into_iter().zip(self.timed_samples().map(|(_, v)| v)).collect()
+    }
+
+    /// (process order, batch times) of each timed paired run.
+    pub fn batch_times(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
+        self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b)))
+    }
+
+    /// The median over timed runs of the process's CPU ns per message.
+    pub fn cpu_ns_per_msg(&self) -> Option<f64> {
+        median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.cpu_ns_per_msg).collect())
     }
 
     /// The samples of the timed runs, in run order.
@@ -190,6 +261,7 @@ pub mod fixtures {
             .enumerate()
             .map(|(i, &msgs_per_sec)| RunRecord {
                 order: first + i * stride,
+                round: i + 1,
                 warmup: false,
                 result: Some(ProducerResult {
                     sdk: sdk.into(),
@@ -206,6 +278,9 @@ pub mod fixtures {
                     rtt_p999_ns: Some(150_000),
                 }),
                 alloc_bytes_per_msg: None,
+                seed: None,
+                batch_ns: None,
+                cpu_ns_per_msg: None,
                 failed: None,
                 sink: None,
             })

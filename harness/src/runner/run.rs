@@ -9,14 +9,15 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
-use super::model::{CONTROL_SDK, Outcome, RunRecord, Warning};
+use super::model::{Arm, CONTROL_SDK, RunRecord, Warning};
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
-use super::settings::RunArgs;
-use super::suite::Suite;
+use super::settings::{RunArgs, Settings};
+use super::suite::{Suite, units};
 use super::syscalls;
 use super::warnings::CpuSample;
 use crate::machine::Machine;
+use crate::producer::{BlockOrder, SplitMix64};
 
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
@@ -61,20 +62,18 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
         let arms = report.workloads[w].arms.clone();
-        for step in schedule(arms.len(), workload.settings.repeat as usize) {
-            let arm = &arms[step.arm];
+        let units = units(&arms, workload.settings.paired);
+        for (k, step) in schedule(units.len(), workload.settings.repeat as usize, workload.settings.seed).into_iter().enumerate() {
+            let unit: Vec<&Arm> = units[step.unit].iter().map(|&i| &arms[i]).collect();
             let prefix = if suite.workloads.len() > 1 { format!("{}: ", workload.settings.name) } else { String::new() };
-            bar.set_message(format!("{prefix}{}{}", arm.label(), if step.warmup { " (warm-up)" } else { "" }));
-            let (outcome, delivered) = lab.run(&workload.settings, arm, workload.settings.size(), None);
-            let line = match &outcome {
-                Outcome::Ok(m) => format!("{:.0} msgs/s", m.result.msgs_per_sec),
-                Outcome::Failed(reason) => format!("FAILED: {reason}"),
-            };
-            let k = report.runs_done + 1;
-            let progress = format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" });
+            let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
+            bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit)));
+            let records = run_step(&mut lab, &workload.settings, &units[step.unit], &unit, step, report.runs_done + 1, k);
+            let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1)).collect::<Vec<_>>().join(", ");
+            let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit));
             // A hidden bar (stderr not a terminal: CI, logs) drops println, so say it plainly there.
             if bar.is_hidden() { eprintln!("{progress}") } else { bar.println(progress) }
-            report.record(w, step.arm, RunRecord::new(k, step.warmup, outcome, delivered));
+            report.record_process(w, records);
             report::write(&report, &results_dir, &formats)?;
             bar.inc(1);
         }
@@ -121,21 +120,45 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
     }
 }
 
-/// One process to start: which arm, and whether it is its discarded warm-up run.
+/// One process to start: which unit (an arm, or a paired group of one SDK's arms) and in
+/// which round (0: the discarded warm-up round).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
-    pub arm: usize,
-    pub warmup: bool,
+    pub unit: usize,
+    pub round: usize,
 }
 
-/// One warm-up run per arm, then `repeat` rounds alternating forward and backward
-/// (A B C, C B A, A B C ...) so that drift over time hits every arm alike.
-pub fn schedule(arms: usize, repeat: usize) -> Vec<Step> {
-    let warmups = (0..arms).map(|arm| Step { arm, warmup: true });
-    let rounds = (0..repeat).flat_map(move |round| {
-        (0..arms).map(move |i| Step { arm: if round % 2 == 0 { i } else { arms - 1 - i }, warmup: false })
-    });
+/// One warm-up process per unit, then `repeat` rounds, each running every unit once in an
+/// order shuffled from `seed` (randomised multiple interleaved trials): drift and periodic
+/// noise hit every unit alike, and no unit always follows the same one.
+pub fn schedule(units: usize, repeat: usize, seed: u64) -> Vec<Step> {
+    let warmups = (0..units).map(|unit| Step { unit, round: 0 });
+    let rounds = BlockOrder::new(seed, units).take(repeat).enumerate().flat_map(|(r, order)| order.into_iter().map(move |unit| Step { unit, round: r + 1 }));
     warmups.chain(rounds).collect()
+}
+
+/// Runs one step's process; the records of its arms, as (arm index, record).
+pub fn run_step(lab: &mut Lab, settings: &Settings, indexes: &[usize], unit: &[&Arm], step: Step, order: usize, k: usize) -> Vec<(usize, RunRecord)> {
+    // Each process deals its blocks from its own seed, derived from the workload's.
+    let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
+    let (outcomes, delivered) = lab.run(settings, unit, settings.size(), seed, None);
+    indexes.iter().zip(outcomes).map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone()))).collect()
+}
+
+fn unit_label(unit: &[&Arm]) -> String {
+    match unit {
+        [one] => one.label(),
+        _ => format!("{} {} (paired)", unit[0].sdk, unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + ")),
+    }
+}
+
+fn progress_figure(arm: &Arm, record: &RunRecord, named: bool) -> String {
+    let name = if named { format!("{} ", arm.variant()) } else { String::new() };
+    match (&record.result, &record.failed) {
+        (Some(r), _) => format!("{name}{:.0} msgs/s", r.msgs_per_sec),
+        (None, Some(why)) => format!("FAILED: {why}"),
+        (None, None) => format!("{name}-"),
+    }
 }
 
 #[cfg(test)]
@@ -143,20 +166,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn schedule_warms_up_each_arm_then_alternates() {
-        let order: Vec<(usize, bool)> = schedule(2, 4).iter().map(|s| (s.arm, s.warmup)).collect();
-        assert_eq!(
-            order,
-            [(0, true), (1, true), (0, false), (1, false), (1, false), (0, false), (0, false), (1, false), (1, false), (0, false)]
-        );
-    }
-
-    #[test]
-    fn every_arm_runs_repeat_times() {
-        let order = schedule(5, 3);
-        for arm in 0..5 {
-            assert_eq!(order.iter().filter(|s| s.arm == arm && !s.warmup).count(), 3);
-            assert_eq!(order.iter().filter(|s| s.arm == arm && s.warmup).count(), 1);
+    fn schedule_warms_up_each_unit_then_shuffles_every_round() {
+        let steps = schedule(3, 20, 7);
+        assert_eq!(steps[..3].iter().map(|s| (s.unit, s.round)).collect::<Vec<_>>(), [(0, 0), (1, 0), (2, 0)]);
+        for round in 1..=20 {
+            let mut units: Vec<usize> = steps.iter().filter(|s| s.round == round).map(|s| s.unit).collect();
+            units.sort_unstable();
+            assert_eq!(units, [0, 1, 2], "round {round} runs each unit once");
         }
+        let orders: std::collections::HashSet<Vec<usize>> = (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.unit).collect()).collect();
+        assert!(orders.len() > 2, "orders vary between rounds");
+        assert_eq!(schedule(3, 20, 7), steps, "the seed reproduces the order");
+        assert_ne!(schedule(3, 20, 8), steps);
     }
 }

@@ -11,7 +11,7 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
-use super::model::Size;
+use super::model::{Metric, Size};
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
@@ -258,6 +258,68 @@ pub const COUNTS: Setting = Setting {
     },
 };
 
+pub const PAIRED: Setting = Setting {
+    env: "PAIRED",
+    flag: "paired",
+    aliases: &[],
+    help: "1: each SDK's MSG_ID arms share one process, timed batch by batch around each other in shuffled blocks, with an in-process A/A twin of the first arm; 0: one process per arm.",
+    default: Fallback::Value("0"),
+    to_producer: false,
+    in_suite: true,
+    in_line: true,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.paired = match v {
+                "1" | "true" => true,
+                "0" | "false" => false,
+                _ => return Err(Bad::Unreadable("is not 0 or 1".into())),
+            };
+            Ok(())
+        },
+        get: |s| u8::from(s.paired).to_string(),
+    },
+};
+
+pub const METRIC: Setting = Setting {
+    env: "METRIC",
+    flag: "metric",
+    aliases: &[],
+    help: "What a cross-process verdict compares: wall (msgs/s in the timed window) or cpu (messages per second of the producer's user + system time).",
+    default: Fallback::Value("wall"),
+    to_producer: false,
+    in_suite: true,
+    in_line: true,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.metric = match v {
+                "wall" => Metric::Wall,
+                "cpu" => Metric::Cpu,
+                _ => return Err(Bad::Unreadable("is unknown; expected wall or cpu".into())),
+            };
+            Ok(())
+        },
+        get: |s| s.metric.name().into(),
+    },
+};
+
+pub const SEED: Setting = Setting {
+    env: "SEED",
+    flag: "seed",
+    aliases: &[],
+    help: "Seed of the randomised order: of the rounds' processes, and of each paired process's blocks.",
+    default: Fallback::Derived("a fresh random seed, recorded in the report"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.seed = number(v)?;
+            Ok(())
+        },
+        get: |s| s.seed.to_string(),
+    },
+};
+
 pub const NAME: Setting = Setting {
     env: "NAME",
     flag: "name",
@@ -302,11 +364,11 @@ pub const FORMAT: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &NAME, &RESULTS_DIR, &FORMAT];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &SEED, &NAME, &RESULTS_DIR, &FORMAT];
 
-/// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID and
-/// INJECT_NS per run; the iggy row reads PARTITIONS.
-const PRODUCER_ONLY: &[&str] = &["SERVER", "INJECT_NS", "PARTITIONS"];
+/// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
+/// PAIRED, SEED, INJECT_NS and INJECT_ARM per run; the iggy row reads PARTITIONS.
+const PRODUCER_ONLY: &[&str] = &["SERVER", "PAIRED", "SEED", "INJECT_NS", "INJECT_ARM", "PARTITIONS"];
 
 /// Every variable the harness and its producers read, for clearing a test's environment.
 pub fn env_names() -> Vec<&'static str> {
@@ -412,8 +474,12 @@ pub struct Settings {
     pub warmup: u64,
     pub timeout_s: u64,
     pub counts: bool,
+    pub paired: bool,
+    pub metric: Metric,
+    pub seed: u64,
     pub name: String,
 }
+
 
 impl Settings {
     /// The environment every producer run gets (sdks/README.md), less SERVER and MSG_ID, for a
@@ -532,6 +598,9 @@ impl Layer {
             warmup: 0,
             timeout_s: 0,
             counts: false,
+            paired: false,
+            metric: Metric::Wall,
+            seed: 0,
             name: String::new(),
         };
         let layer = match name {
@@ -566,12 +635,35 @@ impl Layer {
         }
         .plan()?;
         s.warmup = plan.warmup;
+        if s.paired {
+            check_paired(&s)?;
+        }
+        if layer.get(&SEED).is_none() {
+            s.seed = rand::random();
+        }
         if layer.get(&NAME).is_none() {
             s.name = format!("{}-{}-bits{}-pack{}", mode_name(s.mode), s.sdks.join("-"), s.bits, s.pack);
             check_file_name("NAME", &s.name)?;
         }
         Ok((s, sdks))
     }
+}
+
+/// What paired mode cannot do, said before anything runs.
+fn check_paired(s: &Settings) -> anyhow::Result<()> {
+    if s.msg_ids.len() < 2 {
+        bail!("PAIRED=1 compares MSG_IDs inside one process, but MSG_ID={} names only one: list at least two (e.g. uuid,fast)", s.msg_ids.join(","));
+    }
+    if s.mode == Mode::Mint {
+        bail!("PAIRED=1 needs MODE=producer: it times batches sent to the sink");
+    }
+    if s.metric == Metric::Cpu {
+        bail!("METRIC=cpu needs PAIRED=0: the arms of a paired process share its CPU time, so only wall time tells them apart");
+    }
+    if s.msg_ids.iter().any(|m| m == "prebuilt") {
+        bail!("MSG_ID=prebuilt cannot run with PAIRED=1: its frames are built before the timed window, so there is no batch to time around the others");
+    }
+    Ok(())
 }
 
 /// The one line for a refused value: a value of the wrong type is named as it was written.
@@ -717,7 +809,20 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
-        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000");
+        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall");
+    }
+
+    #[test]
+    fn paired_mode_refuses_what_it_cannot_compare() {
+        let err = |flags: &[&str]| resolve(flags).unwrap_err().to_string();
+        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("PAIRED=1 compares MSG_IDs inside one process, but MSG_ID=fast names only one"));
+        assert!(err(&["--paired", "1", "--metric", "cpu"]).starts_with("METRIC=cpu needs PAIRED=0"));
+        assert!(err(&["--paired", "1", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt cannot run with PAIRED=1"));
+        assert_eq!(err(&["--metric", "gpu"]), "--metric gpu is unknown; expected wall or cpu");
+        assert_eq!(err(&["--paired", "yes"]), "--paired yes is not 0 or 1");
+        let r = resolve(&["--paired", "1", "--seed", "42"]).unwrap();
+        assert_eq!((r.paired, r.seed), (true, 42));
+        assert_ne!(resolve(&[]).unwrap().seed, resolve(&[]).unwrap().seed, "an unset seed is drawn afresh");
     }
 
     #[test]

@@ -72,15 +72,17 @@ pub enum Verdict {
     Noise,
     /// The A/A control itself differed: no verdict is trustworthy on this run.
     Withheld,
-    /// Too few samples for a p-value.
+    /// Too few runs for a test to judge (fewer than MIN_RUNS a side).
     Undecided,
 }
 
 impl Verdict {
     /// The rule every comparison follows: significant at ALPHA *and* a change beyond the
     /// control's noise, unless the control itself was unstable.
-    pub fn of(p: Option<f64>, change_pct: f64, noise_pct: Option<f64>, control_unstable: bool) -> Verdict {
+    /// `n` is the fewest runs on either side.
+    pub fn of(n: usize, p: Option<f64>, change_pct: f64, noise_pct: Option<f64>, control_unstable: bool) -> Verdict {
         match p {
+            _ if n < MIN_RUNS => Verdict::Undecided,
             _ if control_unstable => Verdict::Withheld,
             None => Verdict::Undecided,
             Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
@@ -96,12 +98,29 @@ impl Verdict {
             Verdict::Slower => "slower",
             Verdict::Noise => "~ (noise)",
             Verdict::Withheld => "withheld (control unstable)",
-            Verdict::Undecided => "? (too few runs)",
+            Verdict::Undecided => "too few runs",
+        }
+    }
+
+    /// Faster or slower: a difference the rule accepts.
+    pub fn is_significant(self) -> bool {
+        matches!(self, Verdict::Faster | Verdict::Slower)
+    }
+
+    /// The label with the evidence it stands on: "too few runs (n=2)" says how few.
+    pub fn describe(self, n: usize) -> String {
+        match self {
+            Verdict::Undecided => format!("too few runs (n={n})"),
+            v => v.label().into(),
         }
     }
 }
 
 pub const ALPHA: f64 = 0.05;
+
+/// Below this many runs a side no verdict is given: with two runs a t-test has one or two
+/// degrees of freedom and its p-value says little, whatever it is.
+pub const MIN_RUNS: usize = 3;
 
 /// Power at which "runs needed" is given for a tie.
 pub const TIE_POWER: f64 = 0.8;
@@ -109,6 +128,8 @@ pub const TIE_POWER: f64 = 0.8;
 /// `after` against `before`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Comparison {
+    /// The fewest samples on either side.
+    pub n: usize,
     pub ratio: f64,
     pub change_pct: f64,
     pub welch: Welch,
@@ -128,8 +149,9 @@ pub fn compare(before: &[f64], after: &[f64], noise_pct: Option<f64>, control_un
     let ratio = a.mean / b.mean;
     let change_pct = 100.0 * (ratio - 1.0);
     let welch = welch(&b, &a);
-    let verdict = Verdict::of(welch.p, change_pct, noise_pct, control_unstable);
+    let verdict = Verdict::of(b.n.min(a.n), welch.p, change_pct, noise_pct, control_unstable);
     Comparison {
+        n: b.n.min(a.n),
         ratio,
         change_pct,
         welch,

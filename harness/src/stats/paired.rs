@@ -150,7 +150,7 @@ pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstab
     let ratio = t.mean.exp();
     let change_pct = 100.0 * (ratio - 1.0);
     let ratio_ci95 = t.ci95.map(|(lo, hi)| (lo.exp(), hi.exp()));
-    let verdict = Verdict::of(t.p, change_pct, noise_pct, control_unstable);
+    let verdict = Verdict::of(log_ratios.len(), t.p, change_pct, noise_pct, control_unstable);
     PairedComparison {
         processes: log_ratios.len(),
         ratio,

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use super::render::Render;
 use super::state::{Report, WorkloadReport};
-use crate::runner::analysis::ArmAnalysis;
+use crate::runner::analysis::{ArmAnalysis, ComparisonRow};
+use crate::stats::Verdict;
 use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
 use crate::runner::model::Warning;
 
@@ -26,12 +27,7 @@ impl Render for Markdown {
         for w in &report.workloads {
             let s = &w.settings;
             let _ = writeln!(out, "\n## {}\n", w.name);
-            let _ = writeln!(
-                out,
-                "- Settings: {} (payload {} B/message); every variant ran REPEAT times in its own process, interleaved, after one discarded warm-up run.",
-                s.line(),
-                crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len())
-            );
+            let _ = writeln!(out, "- Settings: {} (payload {} B/message); {}", s.line(), crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len()), design(s));
             let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
             tables(w, &mut out);
             budgets(w, &mut out);
@@ -44,6 +40,21 @@ impl Render for Markdown {
             "\nHow to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it. If the control arms themselves differ significantly, verdicts are withheld. Latency is the batch round trip (send to ack), the median over runs of each run's percentile. Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample and the sink's counts per run are in the JSON beside this file."
         );
         out
+    }
+}
+
+/// How the runs were made, in one sentence with the seed that reproduces their order.
+pub fn design(s: &crate::runner::settings::Settings) -> String {
+    if s.paired {
+        format!(
+            "design: paired in-process. Each SDK's arms (and an A/A twin of its first arm) ran in one process REPEAT times, batches dealt in blocks of one per arm in a shuffled order; every process is one pair of estimates (median block log ratio). Processes ran in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
+            s.seed
+        )
+    } else {
+        format!(
+            "design: one process per arm, REPEAT rounds in a randomised order after one discarded warm-up round (SEED={} reproduces it); the runs of one round are also compared as pairs.",
+            s.seed
+        )
     }
 }
 
@@ -71,19 +82,27 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         _ => "-".into(),
     };
     let ci = |c| ratio_ci(c).unwrap_or_else(|| "-".into());
+    let paired = w.settings.paired;
+    let (p1, p2) = if paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
     if !a.comparisons.is_empty() || a.control.is_some() {
-        let _ = writeln!(out, "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | p (Welch) | p (Mann-Whitney) | verdict |");
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(out, "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | {p1} | {p2} | {} | verdict |", if paired { "design" } else { "paired by round" });
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     }
-    for c in &a.comparisons {
+    for c in a.comparisons.iter().chain(&a.twins) {
         let k = &c.comparison;
-        let verdict = match k.runs_needed {
-            Some(n) => format!("{}; {n} runs would tell", k.verdict.label()),
-            None => k.verdict.label().into(),
+        let (pa, pb) = match &c.paired {
+            Some(p) => (p.t.p, p.wilcoxon.p),
+            None => (k.welch.p, k.mann_whitney.p),
+        };
+        let side = match (&c.paired, &c.by_round) {
+            (Some(_), _) if c.after.ends_with("(A/A twin)") => "in-process A/A".to_owned(),
+            (Some(p), _) => format!("paired, {} processes", p.processes),
+            (None, Some(r)) => format!("{:+.1}% ({}, p {})", r.change_pct, r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")), p_value(r.t.p)),
+            (None, None) => "-".into(),
         };
         let _ = writeln!(
             out,
-            "| {} | {}: {} | {} | {} | {} | {} | {} | {} | {verdict} |",
+            "| {} | {}: {} | {} | {} | {} | {} | {} | {} | {side} | {} |",
             c.sdk,
             c.before,
             cell(c.before_arm),
@@ -91,22 +110,27 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             cell(c.after_arm),
             change(k),
             ci(k),
-            p_value(k.welch.p),
-            p_value(k.mann_whitney.p),
+            p_value(pa),
+            p_value(pb),
+            verdict_words(c),
         );
     }
     if let Some(c) = &a.control {
         let k = &c.comparison;
+        let stability = match k.verdict {
+            Verdict::Undecided => format!("unknown: too few runs (n={})", k.n),
+            _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
+            _ => "stable".into(),
+        };
         let _ = writeln!(
             out,
-            "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | {} |",
+            "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | cross-process | {stability} |",
             cell(c.before_arm),
             cell(c.after_arm),
             change(k),
             ci(k),
             p_value(k.welch.p),
             p_value(k.mann_whitney.p),
-            if a.control_unstable { "UNSTABLE: verdicts withheld" } else { "stable" }
         );
     }
     let _ = writeln!(out, "\n| variant | mean {unit} | stddev % | median | min | max | n | status |");
@@ -134,16 +158,16 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             }
         }
     }
-    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some()).collect();
+    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some() || x.cpu_ns_per_msg.is_some()).collect();
     if !measured.is_empty() {
-        let _ = writeln!(out, "\n| variant | batch RTT p50, us | p99, us | p99.9, us | syscalls/msg | sends/batch | recvs/batch | getrandom/1000 IDs | alloc B/msg |");
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(out, "\n| variant | batch RTT p50, us | p99, us | p99.9, us | syscalls/msg | sends/batch | recvs/batch | getrandom/1000 IDs | alloc B/msg | CPU ns/msg |");
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
         for x in measured {
             let us = |pick: fn(&crate::runner::model::Latency) -> f64| fixed(x.latency.as_ref().map(|l| pick(l) / 1e3), 1);
             let counts = |pick: fn(&crate::runner::model::SyscallCounts) -> f64, digits| fixed(x.syscalls.as_ref().map(pick), digits);
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 x.label,
                 us(|l| l.p50_ns),
                 us(|l| l.p99_ns),
@@ -152,9 +176,23 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
                 counts(|c| c.sends_per_batch, 2),
                 counts(|c| c.recvs_per_batch, 2),
                 counts(|c| c.getrandom_per_1000_ids, 2),
-                fixed(x.alloc_bytes_per_msg, 1)
+                fixed(x.alloc_bytes_per_msg, 1),
+                fixed(x.cpu_ns_per_msg, 1)
             );
         }
+    }
+}
+
+/// A verdict in words that match its evidence: a tie says how tight it is, too few runs says so.
+pub fn verdict_words(c: &ComparisonRow) -> String {
+    let k = &c.comparison;
+    match k.verdict {
+        Verdict::Noise => {
+            let within = k.ratio_ci95.map_or(String::new(), |(lo, hi)| format!(" within ±{:.2}%", 50.0 * (hi - lo)));
+            let runs = k.runs_needed.map_or(String::new(), |n| format!("; {n} runs would tell"));
+            format!("~ (tie){within}{runs}")
+        }
+        v => v.describe(c.runs()),
     }
 }
 

@@ -101,9 +101,12 @@ impl Report {
         }
     }
 
-    pub fn record(&mut self, workload: usize, arm: usize, run: RunRecord) {
+    /// One producer process is done: the records of its arms (one, or a paired group).
+    pub fn record_process(&mut self, workload: usize, records: Vec<(usize, RunRecord)>) {
         let w = &mut self.workloads[workload];
-        w.arms[arm].runs.push(run);
+        for (arm, run) in records {
+            w.arms[arm].runs.push(run);
+        }
         self.runs_done += 1;
         w.analyse();
     }
