@@ -1,9 +1,11 @@
-//! `harness calibrate`: what this machine can and cannot detect. It measures the Rust control
-//! arm's time per message, then runs ROUNDS rounds, each an interleaved run with the A/A
-//! control and five arms of the same producer: a base, an identical copy (A/A) and copies slowed
-//! by k% (a calibrated busy-wait of k% of the base's time per message, INJECT_NS). Each copy is
-//! judged against the base by the same verdict rule as `harness run`. A verdict on the A/A copy
-//! is a false alarm; `slower` on a k% copy is a detection.
+//! `harness calibrate`: what this machine can and cannot detect, per design and SDK. For each
+//! it measures the base arm's time per message, then runs ROUNDS rounds of REPEAT processes with
+//! a base arm, an identical copy (the A/A) and copies slowed by k% of the base's time per
+//! message (INJECT_NS, spun on the clock per batch and measured: the expected change comes from
+//! the injected time the producer reports, not from INJECT_NS). `paired`: every arm of a round
+//! in the same processes, judged by the paired rule against the base; `processes`: one process
+//! per arm with the A/A control, judged by the cross-process rule. A verdict on the copy is a
+//! false alarm; `slower` on a slowed copy is a detection.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,28 +14,36 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::analysis::Analysis;
-use super::format::thousands;
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome, RunRecord};
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome};
 use super::report::atomic_write;
-use super::run::schedule;
+use super::run::{run_step, schedule};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
+use super::suite::units;
 use crate::machine::Machine;
-use crate::stats::{ALPHA, Summary, Verdict, runs_for};
+use crate::stats::paired::runs_for_mean;
+use crate::stats::{ALPHA, Summary, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct CalibrateArgs {
-    /// Rounds to run, each one interleaved suite of every arm; the false-alarm and detection
-    /// rates are out of this many [default: 20].
+    /// Rounds per design and SDK, each REPEAT processes of every arm; the false-alarm and
+    /// detection rates are out of this many [default: 20].
     #[arg(long, value_name = "N", conflicts_with = "suites")]
     pub rounds: Option<u32>,
     /// The former name of --rounds.
     #[arg(long, value_name = "N", hide = true)]
     pub suites: Option<u32>,
     /// Injected slowdowns, % of the base arm's time per message, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "2,5,10")]
+    #[arg(long, value_delimiter = ',', default_value = "0.5,1,2,5")]
     pub slowdowns: Vec<f64>,
+    /// Designs to calibrate, comma-separated: paired (the arms in one process) and processes
+    /// (one process per arm).
+    #[arg(long, value_delimiter = ',', default_value = "paired,processes")]
+    pub design: Vec<String>,
+    /// SDK rows to calibrate, comma-separated; each one's base arm is `fast` (`threadrng` for rust).
+    #[arg(long, value_delimiter = ',', default_value = "rust")]
+    pub sdk: Vec<String>,
     #[command(flatten)]
     pub flags: Flags<Calibrate>,
     /// Write <DIR>/<NAME>.md and .json [default: print only, unless NAME is given: results/].
@@ -58,6 +68,24 @@ impl Selection for Calibrate {
 
 const DEFAULT_ROUNDS: u32 = 20;
 
+/// How the arms of a round are run and judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Design {
+    Paired,
+    Processes,
+}
+
+impl Design {
+    fn parse(name: &str) -> anyhow::Result<Design> {
+        match name {
+            "paired" => Ok(Design::Paired),
+            "processes" => Ok(Design::Processes),
+            _ => bail!("--design {name} is unknown; expected paired or processes"),
+        }
+    }
+}
+
 impl CalibrateArgs {
     /// The rounds asked for, and the flag that asked (for its error).
     fn rounds(&self) -> (u32, &'static str) {
@@ -69,52 +97,44 @@ impl CalibrateArgs {
 }
 
 /// Runs used to measure the base arm's time per message, after one warm-up run.
-const BASE_RUNS: usize = 5;
+const BASE_RUNS: usize = 3;
 /// Detection rate the calibration reports a REPEAT for.
 const TARGET_POWER: f64 = 0.9;
-/// The targets recorded with the results (issue: measured sensitivity).
-const MAX_FALSE_ALARMS: f64 = 0.05;
-const TARGET_SLOWDOWN_PCT: f64 = 5.0;
 
+/// One (design, SDK, injected %) over every round: the JSON's `cells`.
 #[derive(Serialize)]
-struct Calibration {
-    name: String,
-    command: String,
-    machine: Machine,
-    started: String,
-    finished: String,
-    settings: Settings,
-    /// Rounds run (the JSON keeps its first name).
-    #[serde(rename = "suites")]
+struct Cell {
+    design: Design,
+    sdk: String,
+    injected_pct: f64,
+    inject_ns: u64,
     rounds: u32,
-    base_msgs_per_sec: f64,
-    base_ns_per_msg: f64,
-    levels: Vec<Level>,
-    control_unstable_suites: u32,
-    failed_suites: u32,
-    targets: Vec<Target>,
-    runs: Vec<SuiteRecord>,
+    /// Rounds judged `slower` (for 0%: false alarms, rounds judged faster or slower).
+    detected: u32,
+    withheld: u32,
+    /// The mean over rounds of the change the injected time accounts for: -injected / elapsed.
+    expected_change_pct: f64,
+    observed_change_pct: f64,
+    /// The spread a round's test works against: paired, the sd of the per-process log ratios
+    /// (%); processes, the mean stddev % of the two arms' runs.
+    spread_pct: f64,
+    /// REPEAT at which TARGET_POWER of rounds would detect the expected change.
+    repeat_for_90pct: Option<u32>,
 }
 
-/// One injected slowdown (0 for the A/A copy) over every suite.
+/// One round's judgement of one level.
 #[derive(Serialize)]
-struct Level {
-    slowdown_pct: f64,
-    inject_ns: u64,
-    /// Expected change in msgs/s if the busy-wait costs exactly inject_ns: -k/(100+k) %.
+struct Judged {
+    design: Design,
+    sdk: String,
+    round: u32,
+    injected_pct: f64,
     expected_change_pct: f64,
-    mean_change_pct: f64,
-    /// Verdicts `faster` or `slower` out of the suites judged.
-    verdicts: u32,
-    slower: u32,
-    withheld: u32,
-    judged: u32,
-    rate: f64,
-    /// Mean over suites of the two arms' stddev %, for the REPEAT estimate.
-    mean_stddev_pct: f64,
-    /// REPEAT at which TARGET_POWER of suites would detect the expected change, given the
-    /// observed spread.
-    repeat_for_90pct: Option<u32>,
+    observed_change_pct: f64,
+    verdict: crate::stats::Verdict,
+    spread_pct: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -125,15 +145,17 @@ struct Target {
 }
 
 #[derive(Serialize)]
-struct SuiteRecord {
-    suite: u32,
-    control_unstable: bool,
-    /// Per level: (slowdown %, change %, verdict).
-    comparisons: Vec<(f64, f64, Verdict)>,
-    /// Every arm's timed samples, msgs/s.
-    samples: Vec<(String, Vec<f64>)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    failed: Option<String>,
+struct Calibration {
+    name: String,
+    command: String,
+    machine: Machine,
+    started: String,
+    finished: String,
+    settings: Settings,
+    rounds: u32,
+    cells: Vec<Cell>,
+    targets: Vec<Target>,
+    judged: Vec<Judged>,
 }
 
 pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
@@ -144,13 +166,13 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     if let Some(k) = args.slowdowns.iter().find(|k| !(k.is_finite() && **k > 0.0 && **k <= 1000.0)) {
         bail!("--slowdowns {k} is out of range: each must be above 0 and at most 1000 (%)");
     }
+    let designs = args.design.iter().map(|d| Design::parse(d)).collect::<anyhow::Result<Vec<_>>>()?;
+    let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
-    let arms = Layer::default()
-        .with(&settings::SDK, CONTROL_SDK, Source::Flag)
-        .with(&settings::MSG_ID, CONTROL_MSG_ID, Source::Flag)
-        .with(&settings::COUNTS, "false", Source::Flag);
-    let (settings, _) = arms.over(&args.flags.layer).resolve(Some(&name))?;
+    let layer = Layer::default().with(&settings::COUNTS, "false", Source::Flag).over(&args.flags.layer);
+    let resolved = |sdk: &str| layer.clone().with(&settings::SDK, sdk, Source::Flag).with(&settings::MSG_ID, base_msg_id(sdk), Source::Flag).resolve(Some(&name));
+    let per_sdk = sdks.iter().map(|s| resolved(s).map(|(settings, _)| settings)).collect::<anyhow::Result<Vec<_>>>()?;
     let root = sdk::repo_root();
     let out_dir = match (&args.results_dir, &args.name) {
         (Some(dir), _) => Some(dir.clone()),
@@ -162,77 +184,44 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     }
     let started = now();
     let mut lab = Lab::new(root.clone());
-
-    // The base arm's time per message sets each k% in nanoseconds.
-    let base = Arm::new(CONTROL_SDK, CONTROL_MSG_ID, None);
-    let mut base_samples = Vec::new();
-    for i in 0..=BASE_RUNS {
-        match lab.run(&settings, &[&base], settings.size(), 0, None).0.remove(0) {
-            Outcome::Ok(m) if i > 0 => base_samples.push(m.result.msgs_per_sec),
-            Outcome::Ok(_) => {}
-            Outcome::Failed(why) => bail!("measuring the base arm failed: {why}"),
+    for sdk in &sdks {
+        eprintln!("building {sdk} ...");
+        sdk::find(sdk)?.build(&root)?;
+    }
+    let mut cells = Vec::new();
+    let mut judged = Vec::new();
+    for (sdk, settings) in sdks.iter().zip(&per_sdk) {
+        let base_ns = base_ns_per_msg(&mut lab, settings, sdk)?;
+        let levels: Vec<(f64, u64)> =
+            std::iter::once((0.0, 0)).chain(args.slowdowns.iter().map(|k| (*k, ((k / 100.0 * base_ns).round() as u64).max(1)))).collect();
+        eprintln!("calibrate {sdk}: base {base_ns:.1} ns/msg; injecting {} ns/msg", levels.iter().map(|(_, ns)| ns.to_string()).collect::<Vec<_>>().join(", "));
+        for &design in &designs {
+            let mut rows = Vec::new();
+            for round in 1..=rounds {
+                let round_rows = run_round(&mut lab, settings, sdk, design, &levels, round)?;
+                eprintln!(
+                    "calibrate {sdk} {}: round {round}/{rounds}: {}",
+                    design_name(design),
+                    round_rows.iter().map(|j| format!("+{}%: {:+.2}% (expected {:+.2}%) {}", j.injected_pct, j.observed_change_pct, j.expected_change_pct, j.verdict.label())).collect::<Vec<_>>().join(", ")
+                );
+                rows.extend(round_rows);
+            }
+            cells.extend(levels.iter().map(|&(k, ns)| cell(design, sdk, k, ns, &rows)));
+            judged.extend(rows);
         }
     }
-    base_samples.sort_by(f64::total_cmp);
-    let base_msgs_per_sec = base_samples[base_samples.len() / 2];
-    let base_ns_per_msg = 1e9 / base_msgs_per_sec;
-    let mut levels: Vec<f64> = vec![0.0];
-    levels.extend(&args.slowdowns);
-    let injects: Vec<u64> = levels.iter().map(|k| if *k == 0.0 { 0 } else { ((k / 100.0 * base_ns_per_msg).round() as u64).max(1) }).collect();
-    eprintln!(
-        "calibrate: base {base_msgs_per_sec:.0} msgs/s = {base_ns_per_msg:.1} ns/msg; injecting {} ns/msg",
-        injects.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
-    );
-
-    let mut records = Vec::new();
-    for suite in 1..=rounds {
-        let mut arms = vec![Arm::control('A'), Arm::control('B'), base.clone()];
-        for &ns in &injects {
-            let mut arm = base.clone();
-            arm.inject_ns = ns;
-            arms.push(arm);
-        }
-        let pairs: Vec<(usize, usize)> = (3..arms.len()).map(|i| (2, i)).collect();
-        let steps = schedule(arms.len(), settings.repeat as usize, settings.seed ^ suite as u64);
-        for (k, step) in steps.iter().enumerate() {
-            let (mut outcomes, delivered) = lab.run(&settings, &[&arms[step.unit]], settings.size(), 0, None);
-            arms[step.unit].runs.push(RunRecord::new(k + 1, step.round, step.round == 0, outcomes.remove(0), delivered));
-        }
-        let analysis = Analysis::of(&arms, &pairs);
-        let failed = arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label())));
-        let comparisons: Vec<(f64, f64, Verdict)> =
-            analysis.comparisons.iter().zip(&levels).map(|(c, k)| (*k, c.comparison.change_pct, c.comparison.verdict)).collect();
-        eprintln!(
-            "calibrate: round {suite}/{rounds}: {}{}",
-            comparisons.iter().map(|(k, change, v)| format!("+{k}%: {change:+.1}% {}", v.label())).collect::<Vec<_>>().join(", "),
-            failed.as_ref().map_or(String::new(), |f| format!(" FAILED {f}"))
-        );
-        records.push(SuiteRecord {
-            suite,
-            control_unstable: analysis.control_unstable,
-            comparisons,
-            samples: arms.iter().map(|a| (a.label(), a.samples())).collect(),
-            failed,
-        });
-    }
-
-    let levels: Vec<Level> = levels.iter().zip(&injects).enumerate().map(|(i, (&k, &ns))| level(i, k, ns, &records)).collect();
-    let targets = targets(&levels, &settings, rounds);
+    let settings = per_sdk.into_iter().next().expect("at least one SDK");
     let calibration = Calibration {
         command: command(args, &settings, rounds),
         name,
         machine: Machine::describe(&root, &[("rust", &["rustc", "--version"])]),
         started,
         finished: now(),
+        targets: targets(&cells, settings.repeat),
         settings,
         rounds,
-        base_msgs_per_sec,
-        base_ns_per_msg,
-        control_unstable_suites: records.iter().filter(|r| r.control_unstable).count() as u32,
-        failed_suites: records.iter().filter(|r| r.failed.is_some()).count() as u32,
-        levels,
-        targets,
-        runs: records,
+        cells,
+        judged,
     };
     let md = markdown(&calibration);
     println!("{md}");
@@ -242,74 +231,186 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         atomic_write(&mdp, &md)?;
         eprintln!("wrote {} and {}", json.display(), mdp.display());
     }
-    if calibration.failed_suites > 0 {
-        bail!("{} suite(s) had a FAILED run; see the JSON", calibration.failed_suites);
+    let failed = calibration.judged.iter().filter(|j| j.failed.is_some()).count();
+    if failed > 0 {
+        bail!("{failed} judgement(s) had a FAILED run; see the JSON");
     }
     Ok(())
+}
+
+/// The arm a calibration slows: the SDK's fast path (the Rust row's, Iggy's own ThreadRng path).
+fn base_msg_id(sdk: &str) -> &'static str {
+    if sdk == CONTROL_SDK { CONTROL_MSG_ID } else { "fast" }
+}
+
+fn design_name(d: Design) -> &'static str {
+    match d {
+        Design::Paired => "paired",
+        Design::Processes => "processes",
+    }
 }
 
 fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-fn level(index: usize, k: f64, inject_ns: u64, records: &[SuiteRecord]) -> Level {
-    let judged: Vec<&(f64, f64, Verdict)> = records.iter().filter(|r| r.failed.is_none()).filter_map(|r| r.comparisons.get(index)).collect();
-    let count = |f: &dyn Fn(Verdict) -> bool| judged.iter().filter(|(_, _, v)| f(*v)).count() as u32;
-    let verdicts = count(&|v| matches!(v, Verdict::Faster | Verdict::Slower));
-    let slower = count(&|v| v == Verdict::Slower);
-    let n = judged.len().max(1) as f64;
-    let mean_change_pct = judged.iter().map(|(_, c, _)| c).sum::<f64>() / n;
-    // Spread of the base (arm 2) and this level's arm (3 + index), as % of their means.
-    let sd_pct = |arm: usize| {
-        let sds: Vec<f64> = records
-            .iter()
-            .filter(|r| r.failed.is_none())
-            .filter_map(|r| r.samples.get(arm))
-            .filter_map(|(_, s)| Summary::of(s).map(|s| s.stddev_pct))
-            .collect();
-        sds.iter().sum::<f64>() / sds.len().max(1) as f64
-    };
-    let (sd_base, sd_level) = (sd_pct(2), sd_pct(3 + index));
-    let rate = f64::from(if k == 0.0 { verdicts } else { slower }) / n;
-    let expected_change_pct = if k == 0.0 { 0.0 } else { -100.0 * k / (100.0 + k) };
-    Level {
-        slowdown_pct: k,
-        inject_ns,
-        expected_change_pct,
-        mean_change_pct,
-        verdicts,
-        slower,
-        withheld: count(&|v| v == Verdict::Withheld),
-        judged: judged.len() as u32,
-        rate,
-        mean_stddev_pct: (sd_base + sd_level) / 2.0,
-        // From the injected change, not the observed one, whose sign noise can flip.
-        repeat_for_90pct: if k > 0.0 && rate < TARGET_POWER { runs_for(expected_change_pct, sd_base, sd_level, TARGET_POWER) } else { None },
+/// The base arm's time per message: the median of BASE_RUNS runs after one warm-up run.
+fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str) -> anyhow::Result<f64> {
+    let base = Arm::new(sdk, base_msg_id(sdk), None);
+    let mut samples = Vec::new();
+    for i in 0..=BASE_RUNS {
+        match lab.run(settings, &[&base], settings.size(), 0, None).0.remove(0) {
+            Outcome::Ok(m) if i > 0 => samples.push(m.result.msgs_per_sec),
+            Outcome::Ok(_) => {}
+            Outcome::Failed(why) => bail!("measuring the base arm of {sdk} failed: {why}"),
+        }
+    }
+    Ok(1e9 / Summary::of(&samples).expect("BASE_RUNS samples").median)
+}
+
+/// One round: the arms run and judged as the design says; one judgement per level (0% first).
+/// Paired, each slowed copy runs in processes of its own with the base and the base's twin (a
+/// producer injects into one arm of a process); the twin of the first set is the round's A/A.
+/// Processes: every arm on its own, with the cross-process A/A control.
+fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, u64)], round: u32) -> anyhow::Result<Vec<Judged>> {
+    let seed = settings.seed ^ u64::from(round).wrapping_mul(0x2545_F491_4F6C_DD1D);
+    match design {
+        Design::Processes => {
+            let mut arms = vec![Arm::control('A'), Arm::control('B')];
+            arms.extend(levels.iter().map(|_| Arm::new(sdk, base_msg_id(sdk), None)));
+            arms.insert(2, Arm::new(sdk, base_msg_id(sdk), None));
+            for (arm, &(_, ns)) in arms[3..].iter_mut().zip(levels) {
+                arm.inject_ns = ns;
+            }
+            let arms = run_arms(lab, &Settings { paired: false, seed, ..settings.clone() }, arms);
+            Ok(levels.iter().enumerate().map(|(l, &(k, _))| judge(&arms, 2, 3 + l, design, sdk, round, k)).collect())
+        }
+        Design::Paired => {
+            let mut out = Vec::new();
+            for (l, &(k, ns)) in levels.iter().enumerate().filter(|(_, (k, _))| *k > 0.0) {
+                let mut twin = Arm::new(sdk, base_msg_id(sdk), None);
+                twin.twin = true;
+                let mut slowed = Arm::new(sdk, base_msg_id(sdk), None);
+                slowed.inject_ns = ns;
+                let arms = vec![Arm::new(sdk, base_msg_id(sdk), None), twin, slowed];
+                let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, arms);
+                if out.is_empty() {
+                    out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
+                }
+                out.push(judge(&arms, 0, 2, design, sdk, round, k));
+            }
+            Ok(out)
+        }
     }
 }
 
-fn targets(levels: &[Level], settings: &Settings, rounds: u32) -> Vec<Target> {
-    let repeat = settings.repeat;
-    let mut out = Vec::new();
-    if let Some(aa) = levels.first() {
-        out.push(Target {
-            target: format!("A/A false alarms <= {:.0}% over at least 20 suites at REPEAT=10", MAX_FALSE_ALARMS * 100.0),
-            value: format!("{} of {} ({:.0}%) at REPEAT={repeat}, {rounds} suites", aa.verdicts, aa.judged, aa.rate * 100.0),
-            met: aa.rate <= MAX_FALSE_ALARMS && aa.judged >= 20 && repeat == 10,
-        });
+/// Runs `arms` REPEAT times in the settings' design and order; the arms with their runs.
+fn run_arms(lab: &mut Lab, settings: &Settings, mut arms: Vec<Arm>) -> Vec<Arm> {
+    let groups = units(&arms, settings.paired);
+    for (k, step) in schedule(groups.len(), settings.repeat as usize, settings.seed).into_iter().enumerate() {
+        let unit: Vec<&Arm> = groups[step.unit].iter().map(|&i| &arms[i]).collect();
+        let records = run_step(lab, settings, &groups[step.unit], &unit, step, k + 1, k);
+        for (i, record) in records {
+            arms[i].runs.push(record);
+        }
     }
-    if let Some(l) = levels.iter().find(|l| l.slowdown_pct == TARGET_SLOWDOWN_PCT) {
-        out.push(Target {
-            target: format!("a {TARGET_SLOWDOWN_PCT}% injected slowdown detected in >= {:.0}% of suites at REPEAT=10", TARGET_POWER * 100.0),
-            value: format!(
-                "{} of {} ({:.0}%) at REPEAT={repeat}{}",
-                l.slower,
-                l.judged,
-                l.rate * 100.0,
-                l.repeat_for_90pct.map_or(String::new(), |n| format!("; REPEAT={n} would reach {:.0}% (estimate)", TARGET_POWER * 100.0))
-            ),
-            met: l.rate >= TARGET_POWER && repeat == 10,
-        });
+    arms
+}
+
+/// The verdict on `after` against `base` by the workload rule, with the change it should show.
+fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, round: u32, k: f64) -> Judged {
+    let analysis = Analysis::of(arms, &[(base, after)]);
+    let row = if arms[after].twin { analysis.twins.first() } else { analysis.comparisons.first() };
+    let spread_pct = match row {
+        Some(r) => match &r.paired {
+            Some(p) => 100.0 * p.t.sd,
+            None => (analysis.arms[base].summary.map_or(0.0, |s| s.stddev_pct) + analysis.arms[after].summary.map_or(0.0, |s| s.stddev_pct)) / 2.0,
+        },
+        None => f64::NAN,
+    };
+    Judged {
+        design,
+        sdk: sdk.to_owned(),
+        round,
+        injected_pct: k,
+        expected_change_pct: expected_change_pct(&arms[after]),
+        observed_change_pct: row.map_or(f64::NAN, |r| r.comparison.change_pct),
+        verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
+        spread_pct,
+        failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
+    }
+}
+
+/// The change the injected work accounts for, from what the producer measured: the arm's
+/// msgs/s would be elapsed / (elapsed - injected) times higher without it.
+fn expected_change_pct(arm: &Arm) -> f64 {
+    let changes: Vec<f64> = arm
+        .runs
+        .iter()
+        .filter(|r| !r.warmup)
+        .filter_map(|r| r.result.as_ref())
+        .filter(|r| r.elapsed_ns > 0)
+        .map(|r| -100.0 * r.injected_ns as f64 / r.elapsed_ns as f64)
+        .collect();
+    Summary::of(&changes).map_or(0.0, |s| s.mean)
+}
+
+fn cell(design: Design, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
+    let judged: Vec<&Judged> = rows.iter().filter(|j| j.injected_pct == k && j.failed.is_none()).collect();
+    let n = judged.len().max(1) as f64;
+    let mean = |f: fn(&Judged) -> f64| judged.iter().map(|j| f(j)).filter(|v| v.is_finite()).sum::<f64>() / n;
+    let detected = judged.iter().filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower }).count() as u32;
+    let (expected, spread) = (mean(|j| j.expected_change_pct), mean(|j| j.spread_pct));
+    let rate = f64::from(detected) / n;
+    let repeat_for_90pct = (k > 0.0 && rate < TARGET_POWER)
+        .then(|| match design {
+            // Per-process log ratios: a one-sample test of their mean.
+            Design::Paired => runs_for_mean((1.0 + expected / 100.0).ln(), spread / 100.0, TARGET_POWER),
+            Design::Processes => runs_for(expected, spread, spread, TARGET_POWER),
+        })
+        .flatten();
+    Cell {
+        design,
+        sdk: sdk.to_owned(),
+        injected_pct: k,
+        inject_ns,
+        rounds: judged.len() as u32,
+        detected,
+        withheld: judged.iter().filter(|j| j.verdict == crate::stats::Verdict::Withheld).count() as u32,
+        expected_change_pct: expected,
+        observed_change_pct: mean(|j| j.observed_change_pct),
+        spread_pct: spread,
+        repeat_for_90pct,
+    }
+}
+
+/// The targets the project set for this machine, read from the cells that exist.
+fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
+    let mut out = Vec::new();
+    let at10 = repeat == 10;
+    for c in cells {
+        let rate = f64::from(c.detected) / f64::from(c.rounds.max(1));
+        let what = format!("{} {}", design_name(c.design), c.sdk);
+        let value = format!("{} of {} rounds ({:.0}%) at REPEAT={repeat}", c.detected, c.rounds, rate * 100.0);
+        let push = |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
+        match (c.design, c.injected_pct) {
+            (_, k) if k == 0.0 => {
+                let min_rounds = if c.design == Design::Paired { 40 } else { 20 };
+                push(&mut out, format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"), at10 && c.rounds >= min_rounds && rate <= 0.05);
+            }
+            (Design::Paired, k) if k == 1.0 => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            (Design::Paired, k) if k == 0.5 => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
+            (Design::Processes, k) if k == 5.0 => push(&mut out, format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            _ => {}
+        }
+        if c.design == Design::Paired && [1.0, 2.0, 5.0].contains(&c.injected_pct) {
+            let off = (c.observed_change_pct / c.expected_change_pct - 1.0) * 100.0;
+            out.push(Target {
+                target: format!("{what}: mean observed change within +-10% of the measured expected change at {}%", c.injected_pct),
+                value: format!("observed {:+.3}%, expected {:+.3}% ({off:+.1}% off)", c.observed_change_pct, c.expected_change_pct),
+                met: off.abs() <= 10.0,
+            });
+        }
     }
     out
 }
@@ -317,7 +418,7 @@ fn targets(levels: &[Level], settings: &Settings, rounds: u32) -> Vec<Target> {
 /// The command that reproduces this calibration: every resolved setting it takes, as a flag.
 fn command(args: &CalibrateArgs, settings: &Settings, rounds: u32) -> String {
     let slowdowns = args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
-    let mut c = format!("cargo run --release -p harness -- calibrate --rounds {rounds} --slowdowns {slowdowns}");
+    let mut c = format!("cargo run --release -p harness -- calibrate --design {} --sdk {} --rounds {rounds} --slowdowns {slowdowns}", args.design.join(","), args.sdk.join(","));
     let resolved = settings.fields();
     for s in SETTINGS.iter().filter(|s| Calibrate::includes(s)) {
         if let Some((_, value)) = resolved.iter().find(|(key, _)| *key == s.key()) {
@@ -343,47 +444,38 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: the Rust producer, MSG_ID={} REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} suites, each one interleaved run of the A/A control, a base arm, an identical copy and one copy per slowdown.",
-        CONTROL_MSG_ID, s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
     );
-    let _ = writeln!(
-        out,
-        "- Base arm: {} msgs/s, {:.1} ns per message (median of {BASE_RUNS} runs); a k% slowdown adds a calibrated busy-wait of k% of that per message inside the timed window, which lowers msgs/s by k/(100+k) %.\n",
-        thousands(c.base_msgs_per_sec),
-        c.base_ns_per_msg
-    );
-    let _ = writeln!(out, "| injected | busy-wait, ns/msg | expected change | mean observed change | mean stddev % | verdicts | rate | withheld | REPEAT for 90% |");
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
-    for l in &c.levels {
-        let (what, verdicts) = if l.slowdown_pct == 0.0 {
-            ("0% (A/A copy)".to_owned(), format!("{} false alarms of {}", l.verdicts, l.judged))
-        } else {
-            (format!("{}%", l.slowdown_pct), format!("{} detected (slower) of {}", l.slower, l.judged))
-        };
+    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | spread % | REPEAT for 90% |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+    for cell in &c.cells {
+        let detected = if cell.injected_pct == 0.0 { format!("{} false alarms", cell.detected) } else { format!("{} slower", cell.detected) };
         let _ = writeln!(
             out,
-            "| {what} | {} | {:+.2}% | {:+.2}% | {:.2} | {verdicts} | {:.0}% | {} | {} |",
-            l.inject_ns,
-            l.expected_change_pct,
-            l.mean_change_pct,
-            l.mean_stddev_pct,
-            l.rate * 100.0,
-            l.withheld,
-            match (l.slowdown_pct == 0.0, l.repeat_for_90pct) {
+            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {:.2} | {} |",
+            design_name(cell.design),
+            cell.sdk,
+            cell.injected_pct,
+            cell.inject_ns,
+            cell.rounds,
+            cell.expected_change_pct,
+            cell.observed_change_pct,
+            cell.spread_pct,
+            match (cell.injected_pct == 0.0, cell.repeat_for_90pct) {
                 (true, _) => "-".to_owned(),
                 (false, Some(n)) => n.to_string(),
                 (false, None) => format!("reached at {}", s.repeat),
             }
         );
     }
-    let _ = writeln!(out, "\nThe A/A control itself was unstable (verdicts withheld) in {} of {} suites; {} suite(s) had a failed run.\n", c.control_unstable_suites, c.rounds, c.failed_suites);
-    let _ = writeln!(out, "| target | value | met |\n|---|---|---|");
+    let _ = writeln!(out, "\n| target | value | met |\n|---|---|---|");
     for t in &c.targets {
         let _ = writeln!(out, "| {} | {} | {} |", t.target, t.value, if t.met { "yes" } else { "no" });
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each suite judges every copy against the base with `harness run`'s rule (Welch p < {ALPHA} and a change beyond the A/A control's noise). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \"REPEAT for 90%\" is estimated where 90% was not reached: the REPEAT at which a two-sided test at {ALPHA} detects the injected change with 90% power given the mean observed spread (t-test power, as for \"runs needed\" in `harness run`). Every suite's samples and verdicts are in the JSON beside this file."
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change is -injected/elapsed from the producers' own measurement of the time they spent injecting. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
     );
     out
 }
