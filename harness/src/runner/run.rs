@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
 use super::model::{CONTROL_SDK, Outcome, RunRecord, Warning};
+use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
 use super::settings::RunArgs;
@@ -30,6 +31,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let root = sdk::repo_root();
     let results_dir = args.results_dir().unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
+    let planned: Vec<_> = suite.workloads.iter().map(|w| &w.settings).collect();
+    overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, args.force()?)?;
     let mut used: Vec<&sdk::Sdk> = vec![sdk::find(CONTROL_SDK)?];
     for s in suite.workloads.iter().flat_map(|w| &w.sdks) {
         if !used.iter().any(|u| u.name == s.name) {
@@ -97,7 +100,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     report.finish();
     let written = report::write(&report, &results_dir, &formats)?;
     println!("{}", Terminal.render(&report));
-    eprintln!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+    // Last on stdout, so a script can take the paths with `tail -n 1`.
+    println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
     outcome(&report)
 }
 

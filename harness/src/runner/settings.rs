@@ -301,8 +301,20 @@ pub const FORMAT: Setting = Setting {
     binding: Binding::Output,
 };
 
+pub const FORCE: Setting = Setting {
+    env: "FORCE",
+    flag: "force",
+    aliases: &[],
+    help: "Replace a complete report with more timed runs (REPEAT) or messages per run (MESSAGES) in a workload than this run, or with a workload this run lacks; without it such a run is refused before it starts (true or false).",
+    default: Fallback::Value("false"),
+    to_producer: false,
+    in_suite: false,
+    in_line: false,
+    binding: Binding::Output,
+};
+
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &NAME, &RESULTS_DIR, &FORMAT];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID and
 /// INJECT_NS per run; the iggy row reads PARTITIONS.
@@ -351,13 +363,19 @@ impl Setting {
     }
 
     fn arg(&'static self) -> Arg {
-        Arg::new(self.env)
+        let arg = Arg::new(self.env)
             .long(self.flag)
             .visible_aliases(self.aliases)
             .env(self.env)
             .value_name(self.env)
             .action(ArgAction::Set)
-            .help(self.help_text())
+            .help(self.help_text());
+        if self.is_switch() { arg.num_args(0..=1).default_missing_value("true") } else { arg }
+    }
+
+    /// A true-or-false setting: its bare flag (`--force`) means true.
+    fn is_switch(&self) -> bool {
+        matches!(self.default_text(), "true" | "false")
     }
 
     fn get(&self) -> Option<fn(&Settings) -> String> {
@@ -675,6 +693,13 @@ impl RunArgs {
 
     pub fn results_dir(&self) -> Option<PathBuf> {
         self.layer().get(&RESULTS_DIR).map(PathBuf::from)
+    }
+
+    pub fn force(&self) -> anyhow::Result<bool> {
+        match self.layer().get(&FORCE) {
+            None => Ok(false),
+            Some(v) => v.parse().map_err(|_| anyhow::anyhow!("FORCE={v} is not true or false")),
+        }
     }
 
     pub fn formats(&self) -> anyhow::Result<Vec<Format>> {
