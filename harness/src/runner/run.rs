@@ -9,11 +9,11 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
-use super::model::{CONTROL_SDK, Outcome, RunRecord, Warning};
+use super::model::{CONTROL_SDK, Outcome, RunRecord, SyscallCounts, Warning};
 use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
-use super::settings::RunArgs;
+use super::settings::{RunArgs, Settings};
 use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
@@ -75,8 +75,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             };
             let k = report.runs_done + 1;
             let progress = format!("run {k}/{} {prefix}{}{}: {line}", report.runs_total, arm.label(), if step.warmup { " (warm-up, discarded)" } else { "" });
-            // A hidden bar (stderr not a terminal: CI, logs) drops println, so say it plainly there.
-            if bar.is_hidden() { eprintln!("{progress}") } else { bar.println(progress) }
+            say(&bar, progress);
             report.record(w, step.arm, RunRecord::new(k, step.warmup, outcome, delivered));
             report::write(&report, &results_dir, &formats)?;
             bar.inc(1);
@@ -86,7 +85,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.control.is_none()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
+                let k = report.runs_done + 1;
                 let counts = lab.syscall_counts(&workload.settings, arm, &scratch);
+                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &counts));
                 report.record_syscalls(w, i, counts, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(syscalls::RUNS as u64);
@@ -103,6 +104,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     // Last on stdout, so a script can take the paths with `tail -n 1`.
     println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
     outcome(&report)
+}
+
+/// A line of progress above the bar. A hidden bar (stderr not a terminal: CI, logs) drops
+/// println, so it is said plainly there.
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() { eprintln!("{line}") } else { bar.println(line) }
+}
+
+/// The progress line of an arm's instrumented runs, numbered like the timed ones.
+fn counting_line(k: usize, total: usize, label: String, settings: &Settings, counts: &Result<SyscallCounts, String>) -> String {
+    let [short, long] = syscalls::sizes(settings.batch, settings.messages);
+    let what = match counts {
+        Ok(c) => format!("{:.3} syscalls/msg, {:.2} getrandom/1000 IDs", c.syscalls_per_msg, c.getrandom_per_1000_ids),
+        Err(why) => format!("no counts: {why}"),
+    };
+    format!("runs {k}-{}/{total} {label} under strace ({} and {} messages): {what}", k + syscalls::RUNS - 1, short.messages, long.messages)
 }
 
 fn budget_costs(root: &Path) -> PathBuf {
