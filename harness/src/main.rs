@@ -86,7 +86,16 @@ struct SinkArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match unreadable_value(&e) {
+            Some(line) => {
+                eprintln!("error: {line}");
+                return ExitCode::FAILURE;
+            }
+            None => e.exit(),
+        },
+    };
     let outcome = match cli.command {
         Command::Sink(args) => run_sink(args),
         Command::Produce(cmd) => cmd.run().map(|line| {
@@ -113,6 +122,34 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A value clap could not read, said as the runner says it: one line naming the setting as the
+/// user gave it (`--bits abc` or `BITS=abc`), not clap's usage block.
+fn unreadable_value(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
+        return None;
+    }
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let (arg, value) = (text(ContextKind::InvalidArg)?, text(ContextKind::InvalidValue)?);
+    let long = arg.strip_prefix("--")?.split(' ').next()?.to_owned();
+    let argv: Vec<String> = std::env::args().collect();
+    let cli = <Cli as clap::CommandFactory>::command();
+    let sub = cli.find_subcommand(argv.get(1)?)?;
+    let env = sub.get_arguments().find(|a| a.get_long() == Some(long.as_str()))?.get_env()?.to_string_lossy().into_owned();
+    let given = if argv.iter().any(|a| *a == format!("--{long}") || a.starts_with(&format!("--{long}="))) { format!("--{long} {value}") } else { format!("{env}={value}") };
+    let why = match e.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(valid)) => format!("is unknown; expected {}", valid.join(" or ")),
+        _ => match std::error::Error::source(e) {
+            Some(source) => format!("is not valid: {source}"),
+            None => "is not valid".into(),
+        },
+    };
+    Some(format!("{given} {why}"))
 }
 
 fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
@@ -147,8 +184,7 @@ mod tests {
     #[test]
     fn every_flag_says_what_it_does() {
         let cli = Cli::command();
-        // `produce` keeps the producer's own flags.
-        for sub in cli.get_subcommands().filter(|s| s.get_name() != "produce") {
+        for sub in cli.get_subcommands() {
             for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
                 let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
                 assert!(help.len() > 10, "harness {} --{} has no help text", sub.get_name(), arg.get_id());

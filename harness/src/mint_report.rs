@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::machine;
+
 
 pub const SCHEMA: &str = "mintbench-mint-report/1";
 
@@ -53,15 +55,8 @@ pub struct ReportMachine {
 }
 
 impl ReportMachine {
-    // TODO(merge): the runner's Machine once the runner is a library module.
     fn this() -> ReportMachine {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = cpuinfo
-            .lines()
-            .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_owned()))
-            .unwrap_or_else(|| "unknown".into());
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned());
-        ReportMachine { cpu_model, cores: std::thread::available_parallelism().map_or(0, |n| n.get()), kernel }
+        ReportMachine { cpu_model: machine::cpu_model(), cores: machine::cores(), kernel: machine::kernel() }
     }
 }
 

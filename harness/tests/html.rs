@@ -50,6 +50,8 @@ fn the_html_report_renders_its_charts_and_tables() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let page = dir.join("page.html");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.trim_end().lines().last(), Some(format!("wrote {}", page.display()).as_str()), "the paths written come last: {stdout}");
     assert!(!dir.join("page.md").exists() && !dir.join("page.json").exists(), "only the formats asked for");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"), "nothing fetched");
@@ -60,9 +62,18 @@ fn the_html_report_renders_its_charts_and_tables() {
     let dom = String::from_utf8_lossy(&dom.stdout);
     let count = |needle: &str| dom.matches(needle).count();
     // Four arms: the two control arms, uuid and fast; two timed runs each.
-    assert_eq!(count("<svg class=\"bar-chart\""), 1, "{dom}");
+    // The headline: uuid -> fast and the A/A control, on a log axis with 1.0 marked.
+    assert_eq!(count("<svg class=\"ratio-chart\""), 1, "{dom}");
+    assert_eq!(count("<g class=\"ratio "), 2, "{dom}");
+    assert!(dom.contains(">A/A control: rust threadrng B / A</text>"), "{dom}");
+    assert_eq!(count("<line class=\"one\""), 1, "{dom}");
+    // One SDK (rust, with the control's arms): one chart of its own, median and min..max per arm.
+    assert_eq!(count("<svg class=\"level-chart\""), 1, "{dom}");
     assert_eq!(count("<rect class=\"bar"), 4, "{dom}");
-    assert_eq!(count("<path class=\"error-bar\""), 4, "{dom}");
+    assert_eq!(count("<path class=\"range\""), 4, "{dom}");
+    assert!(!dom.contains("text-anchor=\"middle\">-"), "no negative axis label: {dom}");
+    assert!(dom.contains("<th>median</th><th>min</th><th>max</th>"), "{dom}");
+    assert!(dom.contains("<p class=\"how-to-read\">How to read this:"), "{dom}");
     assert_eq!(count("<svg class=\"dot-plot\""), 1, "{dom}");
     assert_eq!(count("<circle class=\"sample\""), 8, "{dom}");
     assert_eq!(count("<table class=\"verdicts\">"), 1, "{dom}");

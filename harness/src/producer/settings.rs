@@ -43,6 +43,8 @@ pub struct ProduceArgs {
     /// Sink address, host:port.
     #[arg(long, env = "SERVER", default_value = "127.0.0.1:8090")]
     pub server: String,
+    /// What the run measures: producer (msgs/s against the sink) or mint (IDs/s in a loop, no
+    /// network).
     #[arg(long, env = "MODE", value_enum, default_value = "producer")]
     pub mode: Mode,
     /// ID strategy: uuid, threadrng, fast, xoshiro, ospool, pooled, preset (IDs minted before

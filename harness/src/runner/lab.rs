@@ -103,7 +103,7 @@ impl Lab {
     /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.
     pub fn syscall_counts(&mut self, settings: &Settings, arm: &Arm, scratch: &Path) -> Result<SyscallCounts, String> {
         let mut summaries = Vec::with_capacity(2);
-        for size in syscalls::sizes(settings.batch) {
+        for size in syscalls::sizes(settings.batch, settings.messages) {
             let out = scratch.join(format!("strace-{}-{}-{}.txt", arm.sdk, arm.msg_id, size.messages));
             if let Some(Outcome::Failed(why)) = self.run(settings, &[arm], size, 0, Some(&out)).0.pop() {
                 return Err(format!("instrumented run of {} failed: {why}", arm.label()));
@@ -111,7 +111,7 @@ impl Lab {
             let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
             summaries.push(syscalls::Summary::parse(&text));
         }
-        Ok(syscalls::per_message(settings.batch, &summaries[0], &summaries[1]))
+        Ok(syscalls::per_message(settings.batch, settings.messages, &summaries[0], &summaries[1]))
     }
 }
 

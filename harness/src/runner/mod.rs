@@ -35,6 +35,8 @@ pub mod warnings;
 pub mod suite;
 /// The run's state and its renderers.
 pub mod report;
+/// When a report may be replaced.
+pub mod overwrite;
 /// `harness run`.
 pub mod run;
 /// `harness calibrate`.

@@ -9,7 +9,8 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_SDK, RunRecord, Warning};
+use super::model::{Arm, CONTROL_SDK, RunRecord, SyscallCounts, Warning};
+use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
 use super::settings::{RunArgs, Settings};
@@ -31,6 +32,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let root = sdk::repo_root();
     let results_dir = args.results_dir().unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
+    let planned: Vec<_> = suite.workloads.iter().map(|w| &w.settings).collect();
+    overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, args.force()?)?;
     let mut used: Vec<&sdk::Sdk> = vec![sdk::find(CONTROL_SDK)?];
     for s in suite.workloads.iter().flat_map(|w| &w.sdks) {
         if !used.iter().any(|u| u.name == s.name) {
@@ -71,8 +74,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             let records = run_step(&mut lab, &workload.settings, &units[step.unit], &unit, step, report.runs_done + 1, k);
             let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1)).collect::<Vec<_>>().join(", ");
             let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit));
-            // A hidden bar (stderr not a terminal: CI, logs) drops println, so say it plainly there.
-            if bar.is_hidden() { eprintln!("{progress}") } else { bar.println(progress) }
+            say(&bar, progress);
             report.record_process(w, records);
             report::write(&report, &results_dir, &formats)?;
             bar.inc(1);
@@ -82,7 +84,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.control.is_none()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
+                let k = report.runs_done + 1;
                 let counts = lab.syscall_counts(&workload.settings, arm, &scratch);
+                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &counts));
                 report.record_syscalls(w, i, counts, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(syscalls::RUNS as u64);
@@ -96,8 +100,25 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     report.finish();
     let written = report::write(&report, &results_dir, &formats)?;
     println!("{}", Terminal.render(&report));
-    eprintln!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+    // Last on stdout, so a script can take the paths with `tail -n 1`.
+    println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
     outcome(&report)
+}
+
+/// A line of progress above the bar. A hidden bar (stderr not a terminal: CI, logs) drops
+/// println, so it is said plainly there.
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() { eprintln!("{line}") } else { bar.println(line) }
+}
+
+/// The progress line of an arm's instrumented runs, numbered like the timed ones.
+fn counting_line(k: usize, total: usize, label: String, settings: &Settings, counts: &Result<SyscallCounts, String>) -> String {
+    let [short, long] = syscalls::sizes(settings.batch, settings.messages);
+    let what = match counts {
+        Ok(c) => format!("{:.3} syscalls/msg, {:.2} getrandom/1000 IDs", c.syscalls_per_msg, c.getrandom_per_1000_ids),
+        Err(why) => format!("no counts: {why}"),
+    };
+    format!("runs {k}-{}/{total} {label} under strace ({} and {} messages): {what}", k + syscalls::RUNS - 1, short.messages, long.messages)
 }
 
 fn budget_costs(root: &Path) -> PathBuf {

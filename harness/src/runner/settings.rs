@@ -244,7 +244,7 @@ pub const COUNTS: Setting = Setting {
     env: "COUNTS",
     flag: "counts",
     aliases: &[],
-    help: "Two extra runs per variant under strace for syscall and getrandom counts (true or false).",
+    help: "Two extra runs per variant under `strace -f -c`, differing only in their message count (a tenth of MESSAGES/BATCH batches, 5 to 50, and twice that), for syscalls per message, sends and receives per batch and getrandom calls per 1000 IDs (true or false).",
     default: Fallback::Value("true"),
     to_producer: false,
     in_suite: true,
@@ -355,7 +355,7 @@ pub const FORMAT: Setting = Setting {
     env: "FORMAT",
     flag: "format",
     aliases: &[],
-    help: "Report formats, comma-separated: md, json, html.",
+    help: "Report formats, comma-separated: md (tables and verdicts), json (every raw sample and the sink's counts; also what FORCE checks), html (charts, for a browser).",
     default: Fallback::Value("md,json,html"),
     to_producer: false,
     in_suite: false,
@@ -363,8 +363,20 @@ pub const FORMAT: Setting = Setting {
     binding: Binding::Output,
 };
 
+pub const FORCE: Setting = Setting {
+    env: "FORCE",
+    flag: "force",
+    aliases: &[],
+    help: "Replace a complete report with more timed runs (REPEAT) or messages per run (MESSAGES) in a workload than this run, or with a workload this run lacks; without it such a run is refused before it starts (true or false).",
+    default: Fallback::Value("false"),
+    to_producer: false,
+    in_suite: false,
+    in_line: false,
+    binding: Binding::Output,
+};
+
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &SEED, &NAME, &RESULTS_DIR, &FORMAT];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run; the iggy row reads PARTITIONS.
@@ -413,13 +425,19 @@ impl Setting {
     }
 
     fn arg(&'static self) -> Arg {
-        Arg::new(self.env)
+        let arg = Arg::new(self.env)
             .long(self.flag)
             .visible_aliases(self.aliases)
             .env(self.env)
             .value_name(self.env)
             .action(ArgAction::Set)
-            .help(self.help_text())
+            .help(self.help_text());
+        if self.is_switch() { arg.num_args(0..=1).default_missing_value("true") } else { arg }
+    }
+
+    /// A true-or-false setting: its bare flag (`--force`) means true.
+    fn is_switch(&self) -> bool {
+        matches!(self.default_text(), "true" | "false")
     }
 
     fn get(&self) -> Option<fn(&Settings) -> String> {
@@ -767,6 +785,13 @@ impl RunArgs {
 
     pub fn results_dir(&self) -> Option<PathBuf> {
         self.layer().get(&RESULTS_DIR).map(PathBuf::from)
+    }
+
+    pub fn force(&self) -> anyhow::Result<bool> {
+        match self.layer().get(&FORCE) {
+            None => Ok(false),
+            Some(v) => v.parse().map_err(|_| anyhow::anyhow!("FORCE={v} is not true or false")),
+        }
     }
 
     pub fn formats(&self) -> anyhow::Result<Vec<Format>> {

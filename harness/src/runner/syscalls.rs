@@ -9,8 +9,12 @@ use std::process::Command;
 
 use super::model::{Size, SyscallCounts};
 
-/// Batches in the shorter instrumented run; the longer one sends twice as many.
-const BATCHES: u64 = 50;
+/// Batches in the shorter instrumented run, a tenth of the workload's, within these bounds;
+/// the longer one sends twice as many. strace slows a producer many times over, so the runs
+/// scale with the workload; below MIN_BATCHES the difference of two runs is too few messages
+/// for a pooled strategy's getrandom calls to show.
+const MIN_BATCHES: u64 = 5;
+const MAX_BATCHES: u64 = 50;
 
 const SENDS: &[&str] = &["write", "writev", "sendto", "sendmsg", "sendmmsg"];
 const RECVS: &[&str] = &["read", "readv", "recvfrom", "recvmsg", "recvmmsg"];
@@ -32,15 +36,17 @@ pub fn traced(command: &Command, summary: &Path) -> Command {
 /// Instrumented runs per arm.
 pub const RUNS: usize = 2;
 
-/// The instrumented runs' sizes: one warm-up batch, then BATCHES or 2 x BATCHES.
-pub fn sizes(batch: u32) -> [Size; RUNS] {
+/// The instrumented runs' sizes for a workload of `messages` in batches of `batch`: one
+/// warm-up batch, then n or 2n batches.
+pub fn sizes(batch: u32, messages: u64) -> [Size; RUNS] {
     let batch = u64::from(batch);
-    [Size { messages: (BATCHES + 1) * batch, warmup: batch }, Size { messages: (2 * BATCHES + 1) * batch, warmup: batch }]
+    let n = (messages / batch / 10).clamp(MIN_BATCHES, MAX_BATCHES);
+    [Size { messages: (n + 1) * batch, warmup: batch }, Size { messages: (2 * n + 1) * batch, warmup: batch }]
 }
 
 /// The counts from the summaries of the short and the long run of [`sizes`].
-pub fn per_message(batch: u32, short: &Summary, long: &Summary) -> SyscallCounts {
-    let [s, l] = sizes(batch);
+pub fn per_message(batch: u32, messages: u64, short: &Summary, long: &Summary) -> SyscallCounts {
+    let [s, l] = sizes(batch, messages);
     let messages = (l.messages - s.messages) as f64;
     let batches = messages / f64::from(batch);
     let delta = |names: &[&str]| long.calls(names) as f64 - short.calls(names) as f64;
@@ -102,10 +108,19 @@ mod tests {
     }
 
     #[test]
+    fn instrumented_runs_scale_with_the_workload() {
+        let messages = |b, m| sizes(b, m).map(|s| s.messages);
+        assert_eq!(messages(1000, 1_000_000), [51_000, 101_000], "a tenth of the default's batches, at most 50");
+        assert_eq!(messages(1000, 100_000), [11_000, 21_000]);
+        assert_eq!(messages(1000, 20_000), [6_000, 11_000], "at least 5 batches");
+        assert!(sizes(1000, 100_000).iter().all(|s| s.warmup == 1000));
+    }
+
+    #[test]
     fn the_longer_run_minus_the_shorter_is_per_message() {
         // 50 more batches of 10 messages: one send and one receive each, one getrandom per ID.
         let (short, long) = (Summary::parse(&table(60, 70, 510)), Summary::parse(&table(110, 120, 1010)));
-        let c = per_message(10, &short, &long);
+        let c = per_message(10, 1_000_000, &short, &long);
         assert_eq!((c.sends_per_batch, c.recvs_per_batch, c.getrandom_per_1000_ids), (1.0, 1.0, 1000.0));
         assert!((c.syscalls_per_msg - 1.2).abs() < 1e-12, "{c:?}");
     }

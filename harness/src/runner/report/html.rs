@@ -1,23 +1,23 @@
 //! The HTML report: one self-contained file (inline CSS and SVG, nothing fetched) with, per
-//! workload, a bar chart of mean throughput with +-1 sd error bars, a dot plot of every timed
-//! run, the verdict table, latency and counts, budgets and warnings.
+//! workload, the headline of every comparison's ratio, each SDK's arms on their own axis, a dot
+//! plot of every timed run, the verdict table, latency and counts, budgets and warnings.
 
 use std::fmt::Write as _;
 
-use super::charts::{compact, esc};
+use super::charts::{self, LevelRow, RatioRow, compact, esc};
+use super::markdown::{how_to_read, verdict_words};
 use super::render::Render;
 use super::state::{Report, WorkloadReport};
-use crate::runner::analysis::ArmAnalysis;
+use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
 use crate::runner::model::{Arm, Warning};
+use crate::stats::Verdict;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
 h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 td:first-child,th:first-child{text-align:left}.incomplete{color:#b00;font-weight:700}.passed{color:#060}.failed{color:#b00}\
 pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;white-space:pre-wrap}\
-.warnings li{color:#8a5a00}svg text{font:12px system-ui,sans-serif;fill:#222}svg .axis{stroke:#999}\
-.bar{fill:#6b8fc7}.bar.base{fill:#a9a9a9}.bar.control{fill:#d7c9a7}.error-bar{stroke:#222;stroke-width:1.5}\
-.sample{fill:#335;fill-opacity:.7}";
+.warnings li{color:#8a5a00}.how-to-read{color:#444;max-width:60em}.sample{fill:#335;fill-opacity:.7}";
 
 pub struct Html;
 
@@ -29,7 +29,7 @@ impl Render for Html {
 
 fn page(report: &Report) -> String {
     let mut out = String::new();
-    let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(&report.name));
+    let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}{}</style></head><body>\n", esc(&report.name), charts::STYLE);
     let _ = writeln!(out, "<h1>{}</h1>", esc(&report.name));
     let _ = writeln!(out, "<p class=\"status {}\">{}</p>", if report.complete { "complete" } else { "incomplete" }, esc(&report.status_line()));
     if let Some(d) = &report.description {
@@ -49,6 +49,8 @@ fn page(report: &Report) -> String {
         workload(w, &mut out);
     }
     warnings(report.warnings.iter(), &mut out);
+    let unit = report.workloads.first().map_or("msgs/s", WorkloadReport::unit);
+    let _ = writeln!(out, "<p class=\"how-to-read\">{}</p>", inline_markdown(&how_to_read(unit)));
     out.push_str("</body></html>\n");
     out
 }
@@ -57,8 +59,12 @@ fn workload(w: &WorkloadReport, out: &mut String) {
     let _ = writeln!(out, "<section class=\"workload\" id=\"workload-{}\"><h2>{}</h2>", esc(&w.name), esc(&w.name));
     let _ = writeln!(out, "<p>This workload alone: <code>{}</code></p>", esc(&w.command));
     if let Some(a) = &w.analysis {
-        let _ = writeln!(out, "<h3>Mean {} (error bars: one standard deviation)</h3>", w.unit());
-        bar_chart(&w.arms, &a.arms, out);
+        let _ = writeln!(out, "<h3>Each comparison: ratio of after to before, with its 95% interval (log axis; 1.0 is no change)</h3>");
+        out.push_str(&charts::ratio_chart(&headline(a)));
+        for (sdk, rows) in levels(&w.arms, &a.arms) {
+            let _ = writeln!(out, "<h3>{}: median {} (whiskers: min to max), on its own axis</h3>", esc(&sdk), w.unit());
+            out.push_str(&charts::level_chart(&rows, w.unit()));
+        }
         let _ = writeln!(out, "<h3>Every timed run</h3>");
         dot_plot(&w.arms, out);
         verdicts(w, out);
@@ -114,46 +120,12 @@ fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
     }
 }
 
-fn bar_chart(arms: &[Arm], analysed: &[ArmAnalysis], out: &mut String) {
-    let hi = analysed.iter().filter_map(|a| a.summary).map(|s| s.mean + s.stddev).fold(0.0, f64::max);
-    let hi = if hi > 0.0 { hi * 1.05 } else { 1.0 };
-    let height = svg_open(out, "bar-chart", arms.len());
-    let x = |v: f64| LABEL_W + v / hi * PLOT_W;
-    for (i, (arm, a)) in arms.iter().zip(analysed).enumerate() {
-        let y = row_label(out, i, &a.label);
-        let Some(s) = a.summary else { continue };
-        let _ = write!(
-            out,
-            "<rect class=\"{}\" data-arm=\"{}\" x=\"{LABEL_W}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}: mean {} (sd {:.1}%, n {})</title></rect>",
-            class_of(arm),
-            esc(&a.label),
-            y + 3.0,
-            x(s.mean) - LABEL_W,
-            ROW_H - 8.0,
-            esc(&a.label),
-            thousands(s.mean),
-            s.stddev_pct,
-            s.n
-        );
-        let (lo, up, mid) = (x((s.mean - s.stddev).max(0.0)), x(s.mean + s.stddev), y + ROW_H / 2.0 - 1.0);
-        let _ = write!(
-            out,
-            "<path class=\"error-bar\" data-arm=\"{}\" d=\"M{lo:.1} {mid:.1}H{up:.1}M{lo:.1} {:.1}V{:.1}M{up:.1} {:.1}V{:.1}\"/>",
-            esc(&a.label),
-            mid - 5.0,
-            mid + 5.0,
-            mid - 5.0,
-            mid + 5.0
-        );
-    }
-    axis(out, height, 0.0, hi);
-    out.push_str("</svg>\n");
-}
-
 fn dot_plot(arms: &[Arm], out: &mut String) {
     let all: Vec<f64> = arms.iter().flat_map(Arm::samples).collect();
     let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { (min - (max - min).max(max * 0.01) * 0.05, max + (max - min).max(max * 0.01) * 0.05) };
+    // Padded by 5% of the spread, but never below 0: throughput is not negative.
+    let pad = (max - min).max(max * 0.01) * 0.05;
+    let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { ((min - pad).max(0.0), max + pad) };
     let height = svg_open(out, "dot-plot", arms.len());
     for (i, arm) in arms.iter().enumerate() {
         let y = row_label(out, i, &arm.label());
@@ -176,37 +148,46 @@ fn dot_plot(arms: &[Arm], out: &mut String) {
 
 fn verdicts(w: &WorkloadReport, out: &mut String) {
     let Some(a) = &w.analysis else { return };
-    out.push_str("<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>p (Welch)</th><th>p (Mann-Whitney)</th><th>verdict</th><th>runs needed</th></tr>\n");
-    let control = a.control.iter().map(|c| (c, if a.control_unstable { "UNSTABLE: verdicts withheld" } else { "stable (A/A control)" }, false));
-    for (c, verdict, is_pair) in a.comparisons.iter().map(|c| (c, c.comparison.verdict.label(), true)).chain(control) {
+    let (p1, p2) = if w.settings.paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
+    let _ = writeln!(out, "<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>{p1}</th><th>{p2}</th><th>verdict</th></tr>");
+    let stability = match &a.control {
+        Some(c) if c.comparison.verdict == Verdict::Undecided => format!("unknown: too few runs (n={})", c.comparison.n),
+        _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
+        _ => "stable (A/A control)".into(),
+    };
+    let control = a.control.iter().map(|c| (c, stability.clone()));
+    for (c, verdict) in a.comparisons.iter().chain(&a.twins).map(|c| (c, verdict_words(c))).chain(control) {
         let k = &c.comparison;
+        let (pa, pb) = c.paired.as_ref().map_or((k.welch.p, k.mann_whitney.p), |p| (p.t.p, p.wilcoxon.p));
         let _ = writeln!(
             out,
-            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"verdict\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&c.sdk),
             esc(&c.before),
             esc(&c.after),
             change(k),
             ratio_ci(k).unwrap_or_else(|| "-".into()),
-            p_value(k.welch.p),
-            p_value(k.mann_whitney.p),
-            esc(verdict),
-            k.runs_needed.filter(|_| is_pair).map_or("-".into(), |n| n.to_string())
+            p_value(pa),
+            p_value(pb),
+            esc(&verdict),
         );
     }
     out.push_str("</table>\n");
 }
 
 fn measured(arms: &[ArmAnalysis], out: &mut String) {
-    out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
+    out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
     for a in arms {
         let f = fixed;
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&a.label),
             a.summary.map_or("-".into(), |s| thousands(s.mean)),
             f(a.summary.map(|s| s.stddev_pct), 1),
+            a.summary.map_or("-".into(), |s| thousands(s.median)),
+            a.summary.map_or("-".into(), |s| thousands(s.min)),
+            a.summary.map_or("-".into(), |s| thousands(s.max)),
             a.summary.map_or(0, |s| s.n),
             f(a.latency.map(|l| l.p50_ns / 1e3), 1),
             f(a.latency.map(|l| l.p99_ns / 1e3), 1),
@@ -218,6 +199,63 @@ fn measured(arms: &[ArmAnalysis], out: &mut String) {
         );
     }
     out.push_str("</table>\n");
+}
+
+/// The headline's rows: each comparison, then the A/A control. One row per comparison row of
+/// the analysis, so a new kind of comparison is one more source chained here.
+fn headline(a: &Analysis) -> Vec<RatioRow> {
+    let row = |c: &ComparisonRow, label: String| {
+        let k = &c.comparison;
+        let class = match k.verdict {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::Noise => "tie",
+            Verdict::Withheld => "withheld",
+            Verdict::Undecided => "undecided",
+        };
+        let title = format!("{label}: {} ({})", change(k), k.verdict.label());
+        RatioRow { label, ratio: k.ratio, ci95: k.ratio_ci95, class, title }
+    };
+    let pairs = a.comparisons.iter().map(|c| row(c, format!("{} {} / {}{}", c.sdk, c.after, c.before, if c.paired.is_some() { " (paired)" } else { "" })));
+    // Paired mode: each SDK's in-process A/A, its own noise floor.
+    let twins = a.twins.iter().map(|c| row(c, format!("A/A in-process: {} {}", c.sdk, c.before)));
+    // Short enough for the chart's label column: the variants' names say "control B" / "control A".
+    let control = a.control.iter().map(|c| row(c, format!("A/A control: {} {} B / A", c.sdk, c.before.split(' ').next().unwrap_or_default())));
+    pairs.chain(twins).chain(control).collect()
+}
+
+/// Each SDK's arms (the control's with the SDK it runs), for a chart of its own.
+fn levels(arms: &[Arm], analysed: &[ArmAnalysis]) -> Vec<(String, Vec<LevelRow>)> {
+    let mut out: Vec<(String, Vec<LevelRow>)> = Vec::new();
+    for (arm, a) in arms.iter().zip(analysed) {
+        let Some(s) = a.summary else { continue };
+        let row = LevelRow { label: a.label.clone(), median: s.median, min: s.min, max: s.max, class: class_of(arm) };
+        match out.iter_mut().find(|(sdk, _)| *sdk == arm.sdk) {
+            Some((_, rows)) => rows.push(row),
+            None => out.push((arm.sdk.clone(), vec![row])),
+        }
+    }
+    out
+}
+
+/// Markdown's inline code and emphasis as HTML, the rest escaped.
+fn inline_markdown(text: &str) -> String {
+    let mut out = String::new();
+    let (mut code, mut em) = (false, false);
+    for c in text.chars() {
+        match c {
+            '`' if !em => {
+                out.push_str(if code { "</code>" } else { "<code>" });
+                code = !code;
+            }
+            '*' if !code => {
+                out.push_str(if em { "</em>" } else { "<em>" });
+                em = !em;
+            }
+            _ => out.push_str(&esc(&c.to_string())),
+        }
+    }
+    out
 }
 
 fn warnings<'a>(list: impl Iterator<Item = &'a Warning>, out: &mut String) {

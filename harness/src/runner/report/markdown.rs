@@ -35,10 +35,7 @@ impl Render for Markdown {
         }
         warnings("\n## Warnings\n", &report.warnings, &mut out);
         let unit = report.workloads.first().map_or("msgs/s", WorkloadReport::unit);
-        let _ = writeln!(
-            out,
-            "\nHow to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it. If the control arms themselves differ significantly, verdicts are withheld. Latency is the batch round trip (send to ack), the median over runs of each run's percentile. Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample and the sink's counts per run are in the JSON beside this file."
-        );
+        let _ = writeln!(out, "\n{}", how_to_read(unit));
         out
     }
 }
@@ -56,6 +53,13 @@ pub fn design(s: &crate::runner::settings::Settings) -> String {
             s.seed
         )
     }
+}
+
+/// The paragraph that says how the tables read, in Markdown (the HTML report shows it too).
+pub fn how_to_read(unit: &str) -> String {
+    format!(
+        "How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it. If the control arms themselves differ significantly, verdicts are withheld. With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\"). In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin. Across processes, \"paired by round\" compares the two arms' runs of each round. Latency is the batch round trip (send to ack), the median over runs of each run's percentile. Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample and the sink's counts per run are in the JSON beside this file."
+    )
 }
 
 fn warnings(heading: &str, list: &[Warning], out: &mut String) {

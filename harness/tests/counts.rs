@@ -1,0 +1,21 @@
+//! The instrumented runs under strace: sized from the workload and reported as they go.
+
+mod common;
+
+use common::{harness, scratch};
+
+#[test]
+fn counting_runs_are_sized_from_the_workload_and_shown_without_a_terminal() {
+    if !harness::runner::syscalls::strace_available() {
+        eprintln!("SKIPPED: strace is not installed");
+        return;
+    }
+    let dir = scratch("counts");
+    let out = harness().args(["run", "--repeat", "1", "--messages", "20000", "--msg-id", "uuid", "--name", "c", "--format", "json"]).env("RESULTS_DIR", &dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Three arms (the control's two and uuid), a warm-up and a timed run each, then uuid's two.
+    let line = stderr.lines().find(|l| l.starts_with("runs 7-8/8 rust uuid under strace (6000 and 11000 messages): ")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains(" syscalls/msg, ") && line.ends_with(" getrandom/1000 IDs"), "{line}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
