@@ -45,8 +45,8 @@ impl Lab {
     /// One producer run of `arm`; under strace, its summary written there, when `strace_to`
     /// is given. Returns what the producer reported, checked against what the sink counted.
     pub fn run(&mut self, settings: &Settings, arm: &Arm, size: Size, strace_to: Option<&Path>) -> (Outcome, Option<DeliverySnapshot>) {
-        let command = match sdk::find(&arm.sdk).and_then(|s| s.command(&self.root)) {
-            Ok(command) => command,
+        let (command, send_path) = match self.producer(settings, arm) {
+            Ok(found) => found,
             Err(e) => return (Outcome::Failed(format!("{e:#}")), None),
         };
         let command = match strace_to {
@@ -56,6 +56,9 @@ impl Lab {
         let mut env = settings.producer_env(size);
         env.push(("MSG_ID", arm.msg_id.clone()));
         env.push(("INJECT_NS", arm.inject_ns.to_string()));
+        if let Some(path) = send_path {
+            env.push(("SEND_PATH", path.to_owned()));
+        }
         let sink = match settings.mode {
             Mode::Mint => None,
             Mode::Producer => match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| self.sink(spec)) {
@@ -77,6 +80,12 @@ impl Lab {
             (outcome, _) => outcome,
         };
         (outcome, delivered)
+    }
+
+    /// `arm`'s producer command and the SEND_PATH its row is started with.
+    fn producer(&self, _settings: &Settings, arm: &Arm) -> anyhow::Result<(Command, Option<&'static str>)> {
+        let row = sdk::find(&arm.sdk)?;
+        Ok((row.command(&self.root)?, Some(row.send_path)))
     }
 
     /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.

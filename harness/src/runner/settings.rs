@@ -305,8 +305,8 @@ pub const FORMAT: Setting = Setting {
 pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &NAME, &RESULTS_DIR, &FORMAT];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID and
-/// INJECT_NS per run; the iggy row reads PARTITIONS.
-const PRODUCER_ONLY: &[&str] = &["SERVER", "INJECT_NS", "PARTITIONS"];
+/// INJECT_NS per run, and SEND_PATH from the SDK row; the iggy row reads PARTITIONS.
+const PRODUCER_ONLY: &[&str] = &["SERVER", "INJECT_NS", "SEND_PATH", "PARTITIONS"];
 
 /// Every variable the harness and its producers read, for clearing a test's environment.
 pub fn env_names() -> Vec<&'static str> {
@@ -779,7 +779,7 @@ mod tests {
             assert!(!(s.to_producer && matches!(s.binding, Binding::Output)), "{}: only workload settings reach producers", s.env);
         }
         let help = SDK.meaning() + &MSG_ID.meaning();
-        assert!(help.contains("iggy") && help.contains("java: uuid, securerandom-pool"), "{help}");
+        assert!(help.contains("iggy") && help.contains("java-lean: uuid, securerandom-pool"), "{help}");
     }
 
     #[test]
