@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use serde::Deserialize;
 
 use super::model::{Arm, Measured, Outcome, Size, SyscallCounts};
@@ -83,9 +84,17 @@ impl Lab {
     }
 
     /// `arm`'s producer command and the SEND_PATH its row is started with.
-    fn producer(&self, _settings: &Settings, arm: &Arm) -> anyhow::Result<(Command, Option<&'static str>)> {
-        let row = sdk::find(&arm.sdk)?;
-        Ok((row.command(&self.root)?, Some(row.send_path)))
+    /// A user's row gets no SEND_PATH (not even the runner's own): its command chooses its path.
+    fn producer(&self, settings: &Settings, arm: &Arm) -> anyhow::Result<(Command, Option<&'static str>)> {
+        let Some(user) = settings.producers.iter().find(|u| u.name == arm.sdk) else {
+            let row = sdk::find(&arm.sdk)?;
+            return Ok((row.command(&self.root)?, Some(row.send_path)));
+        };
+        // A relative program was found from where the runner was started; the run starts at the root.
+        let program = std::path::absolute(user.program()).context("cannot locate the command")?;
+        let mut command = Command::new(program);
+        command.args(&user.argv[1..]).current_dir(&self.root).env_remove("SEND_PATH");
+        Ok((command, None))
     }
 
     /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.

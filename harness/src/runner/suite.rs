@@ -74,7 +74,8 @@ impl Suite {
             Some(_) => bail!("{shown}: `workload` must be an array of tables ([[workload]])"),
         };
         let shared_budgets = take_budgets(&mut top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-        let shared = Layer::from_toml(top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let producers = take_producers(&mut top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let shared = Layer::from_toml(top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?.with_producers(producers);
         let mut workloads = Vec::new();
         for mut table in tables {
             let head_keys = ["name", "compare_with", "varies"];
@@ -242,6 +243,18 @@ fn differences(a: &Settings, b: &Settings) -> Vec<(String, String, String)> {
 /// The `[expect]` table of budgets, taken out of a suite or workload table.
 fn take_budgets(table: &mut toml::Table) -> anyhow::Result<Option<Budgets>> {
     table.remove("expect").map(|v| v.try_into::<Budgets>().map_err(|e| anyhow::anyhow!("{}", e.message().trim()))).transpose()
+}
+
+/// The `[producers]` table (`name = "command"`) as `NAME=COMMAND` specs.
+fn take_producers(table: &mut toml::Table) -> anyhow::Result<Vec<String>> {
+    let Some(value) = table.remove("producers") else { return Ok(Vec::new()) };
+    let toml::Value::Table(rows) = value else { bail!("`producers` must be a table of name = \"command\"") };
+    rows.into_iter()
+        .map(|(name, command)| match command {
+            toml::Value::String(command) => Ok(format!("{name}={command}")),
+            other => bail!("[producers] {name} must be a command string, not {}", other.type_str()),
+        })
+        .collect()
 }
 
 fn take_string(table: &mut toml::Table, key: &str, shown: &impl std::fmt::Display) -> anyhow::Result<Option<String>> {
