@@ -24,6 +24,8 @@ for dir in sdks/*/; do
   lang="$(basename "$dir")"
   [ -f "$dir/test.sh" ] && suite "$lang" bash "$dir/test.sh"
 done
+# After the SDK suites, which built every producer: each row's MSG_IDs as its producer lists them.
+suite msg-ids cargo test -p harness --release --locked --test msg_ids -- --ignored
 
 echo
 [ ${#failures[@]} -gt 0 ] && echo "failed suites: ${failures[*]}"

@@ -5,29 +5,32 @@ mod common;
 use common::{fails_with, harness, scratch};
 
 #[test]
-fn calibration_reports_every_level_and_the_targets() {
+fn calibration_reports_a_cell_per_design_sdk_and_level() {
     let dir = scratch("calibrate");
     let out = harness()
-        .args(["calibrate", "--rounds", "2", "--repeat", "2", "--messages", "20000", "--results-dir"])
+        .args(["calibrate", "--rounds", "2", "--repeat", "3", "--messages", "20000", "--slowdowns", "2,5", "--design", "paired,processes", "--results-dir"])
         .arg(&dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
-    let levels = json["levels"].as_array().unwrap();
-    let pct: Vec<f64> = levels.iter().map(|l| l["slowdown_pct"].as_f64().unwrap()).collect();
-    assert_eq!(pct, [0.0, 2.0, 5.0, 10.0]);
-    let ns: Vec<u64> = levels.iter().map(|l| l["inject_ns"].as_u64().unwrap()).collect();
-    assert!(ns[0] == 0 && ns[1] >= 1 && ns[1] <= ns[2] && ns[2] < ns[3], "{ns:?}");
-    // k% more time per message is k/(100+k) % fewer messages per second.
-    assert!((levels[3]["expected_change_pct"].as_f64().unwrap() + 100.0 * 10.0 / 110.0).abs() < 1e-9);
-    assert!(levels.iter().all(|l| l["judged"] == 2), "{levels:?}");
-    assert_eq!(json["runs"].as_array().unwrap().len(), 2);
+    let cells = json["cells"].as_array().unwrap();
+    let keys: Vec<(String, f64)> = cells.iter().map(|c| (c["design"].as_str().unwrap().to_owned(), c["injected_pct"].as_f64().unwrap())).collect();
+    assert_eq!(keys, [("paired".into(), 0.0), ("paired".into(), 2.0), ("paired".into(), 5.0), ("processes".into(), 0.0), ("processes".into(), 2.0), ("processes".into(), 5.0)]);
+    for c in cells {
+        assert_eq!((c["sdk"].as_str(), c["rounds"].as_u64()), (Some("rust"), Some(2)), "{c}");
+        for key in ["detected", "expected_change_pct", "observed_change_pct"] {
+            assert!(!c[key].is_null(), "{key} in {c}");
+        }
+        // The expected change comes from the injected time the producers measured: none at 0%,
+        // and a slowdown wherever something was injected.
+        let expected = c["expected_change_pct"].as_f64().unwrap();
+        if c["injected_pct"] == 0.0 { assert_eq!(expected, 0.0) } else { assert!(expected < 0.0, "{c}") }
+    }
     let command = json["command"].as_str().unwrap();
-    assert!(command.contains("calibrate --rounds 2 --slowdowns 2,5,10 --repeat 2 --bits 42 --pack 1 --batch 1000 --messages 20000 --warmup 2000 --timeout 300"), "{command}");
-    assert_eq!(json["targets"].as_array().unwrap().len(), 2);
+    assert!(command.contains("calibrate --design paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
-    assert!(md.contains("| 0% (A/A copy) | 0 |") && md.contains("| 5% | "), "{md}");
+    assert!(md.contains("| paired | rust | 0% | 0 | 2 |") && md.contains("| processes | rust | 5% |"), "{md}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -36,6 +39,8 @@ fn calibration_settings_are_checked() {
     fails_with(&["calibrate", "--suites", "0"], "--suites 0 is out of range");
     fails_with(&["calibrate", "--slowdowns", "5,-1"], "--slowdowns -1 is out of range");
     fails_with(&["calibrate", "--messages", "10"], "MESSAGES=10 is below BATCH=1000");
+    fails_with(&["calibrate", "--design", "duet"], "--design duet is unknown; expected paired or processes");
+    fails_with(&["calibrate", "--sdk", "cobol"], "SDK=cobol is unknown");
 }
 
 #[test]

@@ -48,7 +48,7 @@ fn the_settings_table_lists_every_variable() {
     let out = harness().args(["settings", "--env-names"]).output().unwrap();
     let names = String::from_utf8(out.stdout).unwrap();
     let names: Vec<&str> = names.lines().collect();
-    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "COUNTS", "NAME", "RESULTS_DIR", "FORMAT", "SERVER", "INJECT_NS", "PARTITIONS"] {
+    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "COUNTS", "NAME", "RESULTS_DIR", "FORMAT", "SERVER", "INJECT_NS", "SEND_PATH", "PARTITIONS"] {
         assert!(names.contains(&var), "{var} missing from {names:?}");
     }
     let table = String::from_utf8(harness().arg("settings").output().unwrap().stdout).unwrap();

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::model::{Arm, Latency, SyscallCounts};
+use super::sdk;
 use crate::stats::paired::{PairedComparison, compare_paired, process_log_ratio};
 use crate::stats::{Comparison, Summary, compare};
 
@@ -89,7 +90,19 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
         .enumerate()
         .filter(|(_, a)| a.control.is_none() && a.msg_id == "fast")
         .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
-    against_base.chain(fast_against_preset).collect()
+    against_base.chain(fast_against_preset).chain(user_row_pairs(arms)).collect()
+}
+
+/// Rows a user defined (no built-in row has their name): for each MSG_ID, every later user row
+/// against the first one, the "before" build (their SDK at master against their branch, say).
+fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
+    let is_user = |a: &Arm| a.control.is_none() && sdk::find(&a.sdk).is_err();
+    let Some(first) = arms.iter().find(|a| is_user(a)).map(|a| a.sdk.as_str()) else { return Vec::new() };
+    arms.iter()
+        .enumerate()
+        .filter(|(_, a)| is_user(a) && a.sdk != first)
+        .filter_map(|(i, a)| arms.iter().position(|b| b.control.is_none() && b.sdk == first && b.msg_id == a.msg_id).map(|b| (b, i)))
+        .collect()
 }
 
 impl Analysis {
@@ -170,7 +183,8 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
         comparison.verdict = p.verdict;
     }
     let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
-    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: b.variant(), after: a.variant(), comparison, paired, by_round })
+    // Two rows compared (a user's builds): the before arm is named with its row.
+    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, by_round })
 }
 
 /// Per paired process (matched by its order), the median block log ratio of `after` to
@@ -207,5 +221,13 @@ mod tests {
         let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
+    }
+
+    #[test]
+    fn later_user_rows_meet_the_first_per_msg_id() {
+        let names = [("rust", "threadrng", Some('A')), ("master", "uuid", None), ("master", "fast", None), ("branch", "uuid", None), ("branch", "fast", None), ("other", "fast", None)];
+        let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
+        assert_eq!(user_row_pairs(&arms), [(1, 3), (2, 4), (2, 5)]);
+        assert_eq!(baseline_pairs(&arms), [(1, 2), (3, 4), (1, 3), (2, 4), (2, 5)]);
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use anyhow::Context;
 use serde::Deserialize;
 
 use super::cpu;
@@ -49,8 +50,8 @@ impl Lab {
     /// sink counted.
     pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
-        let command = match sdk::find(&arms[0].sdk).and_then(|s| s.command(&self.root)) {
-            Ok(command) => command,
+        let (command, send_path) = match self.producer(settings, arms[0]) {
+            Ok(found) => found,
             Err(e) => return failed(format!("{e:#}")),
         };
         let command = match strace_to {
@@ -65,6 +66,9 @@ impl Lab {
         let injected = arms.iter().position(|a| a.inject_ns > 0);
         env.push(("INJECT_NS", injected.map_or(0, |i| arms[i].inject_ns).to_string()));
         env.push(("INJECT_ARM", injected.unwrap_or(0).to_string()));
+        if let Some(path) = send_path {
+            env.push(("SEND_PATH", path.to_owned()));
+        }
         let sink = match settings.mode {
             Mode::Mint => None,
             Mode::Producer => match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| self.sink(spec)) {
@@ -98,6 +102,20 @@ impl Lab {
             _ => outcomes,
         };
         (outcomes, delivered)
+    }
+
+    /// `arm`'s producer command and the SEND_PATH its row is started with.
+    /// A user's row gets no SEND_PATH (not even the runner's own): its command chooses its path.
+    fn producer(&self, settings: &Settings, arm: &Arm) -> anyhow::Result<(Command, Option<&'static str>)> {
+        let Some(user) = settings.producers.iter().find(|u| u.name == arm.sdk) else {
+            let row = sdk::find(&arm.sdk)?;
+            return Ok((row.command(&self.root)?, Some(row.send_path)));
+        };
+        // A relative program was found from where the runner was started; the run starts at the root.
+        let program = std::path::absolute(user.program()).context("cannot locate the command")?;
+        let mut command = Command::new(program);
+        command.args(&user.argv[1..]).current_dir(&self.root).env_remove("SEND_PATH");
+        Ok((command, None))
     }
 
     /// `arm`'s syscall counts from its two instrumented runs; an error names the run that failed.

@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use serde::Serialize;
 
 /// A user's row: its name and the command, split into words as a POSIX shell would.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProducerSpec {
     pub name: String,
     pub argv: Vec<String>,

@@ -10,6 +10,8 @@ pub struct Sdk {
     pub name: &'static str,
     /// MSG_ID names its producer knows.
     pub msg_ids: &'static [&'static str],
+    /// SEND_PATH, sent to its producer: `lean` or `faithful` (sdks/README.md).
+    pub send_path: &'static str,
     /// Programs that must be on PATH, checked before building.
     needs: &'static [&'static str],
     /// The build script, relative to the repo root (the Rust row is this binary itself).
@@ -24,6 +26,7 @@ pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "rust",
         msg_ids: &["uuid", "threadrng", "fast", "xoshiro", "ospool", "pooled", "preset", "prebuilt"],
+        send_path: "lean",
         needs: &[],
         build: None,
         producer: &[],
@@ -31,7 +34,17 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "node",
+        msg_ids: &["uuid", "fast", "preset"],
+        send_path: "faithful",
+        needs: &["node", "npm"],
+        build: Some("sdks/node/build.sh"),
+        producer: &["node", "sdks/node/src/producer.js"],
+        version: &["node", "--version"],
+    },
+    Sdk {
+        name: "node-lean",
         msg_ids: &["uuid", "randomuuid", "fast", "preset"],
+        send_path: "lean",
         needs: &["node", "npm"],
         build: Some("sdks/node/build.sh"),
         producer: &["node", "sdks/node/src/producer.js"],
@@ -39,7 +52,17 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "java",
+        msg_ids: &["uuid", "fast", "preset"],
+        send_path: "faithful",
+        needs: &["java", "mvn"],
+        build: Some("sdks/java/build.sh"),
+        producer: &["sdks/java/produce.sh"],
+        version: &["java", "-version"],
+    },
+    Sdk {
+        name: "java-lean",
         msg_ids: &["uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset"],
+        send_path: "lean",
         needs: &["java", "mvn"],
         build: Some("sdks/java/build.sh"),
         producer: &["sdks/java/produce.sh"],
@@ -47,7 +70,17 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "go",
+        msg_ids: &["uuid", "fast", "preset"],
+        send_path: "faithful",
+        needs: &["go"],
+        build: Some("sdks/go/build.sh"),
+        producer: &["sdks/go/bin/producer"],
+        version: &["go", "version"],
+    },
+    Sdk {
+        name: "go-lean",
         msg_ids: &["uuid", "uuidpool", "cryptorand", "fast", "preset"],
+        send_path: "lean",
         needs: &["go"],
         build: Some("sdks/go/build.sh"),
         producer: &["sdks/go/bin/producer"],
@@ -55,7 +88,17 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "csharp",
+        msg_ids: &["uuid", "fast", "preset"],
+        send_path: "faithful",
+        needs: &["mono", "mcs"],
+        build: Some("sdks/csharp/build.sh"),
+        producer: &["mono", "sdks/csharp/bin/Producer.exe"],
+        version: &["mono", "--version"],
+    },
+    Sdk {
+        name: "csharp-lean",
         msg_ids: &["uuid", "rngpool", "xoshiro", "fast", "preset"],
+        send_path: "lean",
         needs: &["mono", "mcs"],
         build: Some("sdks/csharp/build.sh"),
         producer: &["mono", "sdks/csharp/bin/Producer.exe"],
@@ -64,6 +107,7 @@ pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "python",
         msg_ids: &["uuid", "fast", "mt", "preset"],
+        send_path: "lean",
         needs: &["python3"],
         build: Some("sdks/python/build.sh"),
         producer: &["python3", "sdks/python/producer.py"],
@@ -73,10 +117,21 @@ pub const SDKS: &[Sdk] = &[
         name: "iggy",
         // The released Iggy Rust client: `sdk` is its own UUIDv4 path (id 0), `uuid` an alias.
         msg_ids: &["sdk", "uuid", "fast", "preset"],
+        send_path: "faithful",
         needs: &["cargo"],
         build: Some("sdks/iggy/build.sh"),
         producer: &["target/release/iggy-producer"],
         version: &["rustc", "--version"],
+    },
+    Sdk {
+        name: "iggy-python",
+        // The released Iggy Python client (PyPI): `sdk` lets it mint, `uuid` an alias.
+        msg_ids: &["sdk", "uuid", "fast", "preset"],
+        send_path: "faithful",
+        needs: &["python3"],
+        build: Some("sdks/iggy-python/build.sh"),
+        producer: &["python3", "sdks/iggy-python/producer.py"],
+        version: &["python3", "--version"],
     },
 ];
 
@@ -160,6 +215,14 @@ mod tests {
     fn unknown_names_are_refused_with_the_choices() {
         assert!(find("cobol").unwrap_err().to_string().starts_with("SDK=cobol is unknown; expected one of rust, node"));
         assert!(find("rust").unwrap().check_msg_id("sha1").unwrap_err().to_string().contains("expected one of uuid"));
+    }
+
+    #[test]
+    fn every_row_names_a_send_path() {
+        for sdk in SDKS {
+            assert!(["lean", "faithful"].contains(&sdk.send_path), "{}: SEND_PATH={}", sdk.name, sdk.send_path);
+        }
+        assert_eq!((find("node").unwrap().send_path, find("node-lean").unwrap().send_path), ("faithful", "lean"));
     }
 
     #[test]

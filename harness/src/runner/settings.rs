@@ -12,6 +12,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use super::model::{Metric, Size};
+use super::producer_spec::ProducerSpec;
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
@@ -379,8 +380,9 @@ pub const FORCE: Setting = Setting {
 pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
-/// PAIRED, SEED, INJECT_NS and INJECT_ARM per run; the iggy row reads PARTITIONS.
-const PRODUCER_ONLY: &[&str] = &["SERVER", "PAIRED", "SEED", "INJECT_NS", "INJECT_ARM", "PARTITIONS"];
+/// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
+/// reads PARTITIONS.
+const PRODUCER_ONLY: &[&str] = &["SERVER", "PAIRED", "SEED", "INJECT_NS", "INJECT_ARM", "SEND_PATH", "PARTITIONS"];
 
 /// Every variable the harness and its producers read, for clearing a test's environment.
 pub fn env_names() -> Vec<&'static str> {
@@ -496,6 +498,9 @@ pub struct Settings {
     pub metric: Metric,
     pub seed: u64,
     pub name: String,
+    /// The rows a user defined (`--producer`, `[producers]`) that SDK names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub producers: Vec<ProducerSpec>,
 }
 
 
@@ -523,7 +528,12 @@ impl Settings {
 
     /// The full command that reproduces this workload on its own.
     pub fn command(&self) -> String {
-        format!("{} scripts/bench.sh", self.pairs(|_| true).join(" "))
+        format!("{} scripts/bench.sh{}", self.pairs(|_| true).join(" "), self.producer_flags())
+    }
+
+    /// ` --producer 'NAME=COMMAND'` for each user row, quoted for a shell.
+    fn producer_flags(&self) -> String {
+        self.producers.iter().map(|u| format!(" --producer {}", shlex::try_quote(&format!("{}={}", u.name, u.command_line())).unwrap_or_default())).collect()
     }
 
     fn pairs(&self, which: impl Fn(&Setting) -> bool) -> Vec<String> {
@@ -544,6 +554,8 @@ struct Given {
 #[derive(Clone, Debug, Default)]
 pub struct Layer {
     given: Vec<Given>,
+    /// User rows as given, `NAME=COMMAND`: every layer's, the lower layers' first.
+    producers: Vec<String>,
 }
 
 impl std::fmt::Debug for Setting {
@@ -569,6 +581,7 @@ impl Layer {
     pub fn over(&self, below: &Layer) -> Layer {
         let mut merged = self.clone();
         merged.given.extend(below.given.iter().filter(|b| self.get(b.setting).is_none()).cloned());
+        merged.producers = below.producers.iter().chain(&self.producers).cloned().collect();
         merged
     }
 
@@ -620,6 +633,7 @@ impl Layer {
             metric: Metric::Wall,
             seed: 0,
             name: String::new(),
+            producers: Vec::new(),
         };
         let layer = match name {
             Some(name) => self.clone().with(&NAME, name, Source::Suite),
@@ -634,8 +648,14 @@ impl Layer {
             };
             set(&mut s, value).map_err(|bad| anyhow::anyhow!("{}", refusal(setting, value, source, bad)))?;
         }
-        let sdks = s.sdks.iter().map(|name| sdk::find(name)).collect::<anyhow::Result<Vec<_>>>()?;
-        if s.mode == Mode::Mint && sdks.iter().any(|s| s.name != "rust") {
+        let users = layer.user_rows()?;
+        if layer.get(&SDK).is_none() && !users.is_empty() {
+            s.sdks = users.iter().map(|u| u.name.clone()).collect();
+        }
+        s.producers = users.into_iter().filter(|u| s.sdks.contains(&u.name)).collect();
+        let is_user = |name: &String| s.producers.iter().any(|u| &u.name == name);
+        let sdks = s.sdks.iter().filter(|name| !is_user(name)).map(|name| sdk::find(name)).collect::<anyhow::Result<Vec<_>>>()?;
+        if s.mode == Mode::Mint && (sdks.iter().any(|s| s.name != "rust") || !s.producers.is_empty()) {
             bail!("MODE=mint runs the Rust strategies only; each SDK's sdks/<lang>/bench.sh measures its own mint path");
         }
         for sdk in &sdks {
@@ -684,6 +704,31 @@ fn check_paired(s: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
+impl Layer {
+    /// This layer with user rows `specs` (`NAME=COMMAND`) added after its own.
+    pub fn with_producers(mut self, specs: impl IntoIterator<Item = String>) -> Layer {
+        self.producers.extend(specs);
+        self
+    }
+
+    /// The user rows, each checked by [`ProducerSpec::parse`] and named once.
+    fn user_rows(&self) -> anyhow::Result<Vec<ProducerSpec>> {
+        let builtin: Vec<&str> = SDKS.iter().map(|s| s.name).collect();
+        let mut rows: Vec<ProducerSpec> = Vec::new();
+        for spec in &self.producers {
+            let row = ProducerSpec::parse(spec, &builtin)?;
+            if rows.iter().any(|r| r.name == row.name) {
+                bail!("--producer {}: the name is given twice", row.name);
+            }
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+}
+
+/// `--producer NAME=COMMAND`, for a selection that chooses SDK rows.
+const PRODUCER_ARG: &str = "producer";
+
 /// The one line for a refused value: a value of the wrong type is named as it was written.
 fn refusal(setting: &Setting, value: &str, source: Source, bad: Bad) -> String {
     match (bad, source) {
@@ -725,13 +770,27 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
                 self.layer = std::mem::take(&mut self.layer).with(setting, value, source);
             }
         }
+        if S::includes(&SDK) {
+            let specs = matches.get_many::<String>(PRODUCER_ARG).into_iter().flatten().cloned();
+            self.layer = std::mem::take(&mut self.layer).with_producers(specs);
+        }
         Ok(())
     }
 }
 
 impl<S: Selection> clap::Args for Flags<S> {
     fn augment_args(cmd: Command) -> Command {
-        Self::rows().fold(cmd, |cmd, setting| cmd.arg(setting.arg()))
+        let cmd = Self::rows().fold(cmd, |cmd, setting| cmd.arg(setting.arg()));
+        if !S::includes(&SDK) {
+            return cmd;
+        }
+        cmd.arg(
+            Arg::new(PRODUCER_ARG)
+                .long(PRODUCER_ARG)
+                .value_name("NAME=COMMAND")
+                .action(ArgAction::Append)
+                .help("A row of your own (repeatable): COMMAND follows sdks/README.md's contract and is started from the repo root, never built. The first such row is the baseline of the others. SDK defaults to these rows."),
+        )
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {
@@ -909,7 +968,7 @@ mod tests {
             assert!(!(s.to_producer && matches!(s.binding, Binding::Output)), "{}: only workload settings reach producers", s.env);
         }
         let help = SDK.meaning() + &MSG_ID.meaning();
-        assert!(help.contains("iggy") && help.contains("java: uuid, securerandom-pool"), "{help}");
+        assert!(help.contains("iggy") && help.contains("java-lean: uuid, securerandom-pool"), "{help}");
     }
 
     #[test]

@@ -74,7 +74,8 @@ impl Suite {
             Some(_) => bail!("{shown}: `workload` must be an array of tables ([[workload]])"),
         };
         let shared_budgets = take_budgets(&mut top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-        let shared = Layer::from_toml(top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let producers = take_producers(&mut top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let shared = Layer::from_toml(top).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?.with_producers(producers);
         let mut workloads = Vec::new();
         for mut table in tables {
             let head_keys = ["name", "compare_with", "varies"];
@@ -196,7 +197,7 @@ impl Suite {
             for (col, v) in values.iter().enumerate() {
                 let _ = write!(out, "  {:w$}", v, w = width(col));
             }
-            let differs = values.iter().any(|v| v != &values[0]);
+            let differs = field != "seed" && values.iter().any(|v| v != &values[0]);
             out.truncate(out.trim_end_matches(' ').len());
             let _ = writeln!(out, "{}", if differs { "  <- differs" } else { "" });
         }
@@ -260,13 +261,26 @@ pub fn units(arms: &[Arm], paired: bool) -> Vec<Vec<usize>> {
 }
 
 /// (field, value in a, value in b) for every field that differs.
+/// The seed orders the runs; it does not shape what they measure, so it is not a difference.
 fn differences(a: &Settings, b: &Settings) -> Vec<(String, String, String)> {
-    a.fields().into_iter().zip(b.fields()).filter(|((_, x), (_, y))| x != y).map(|((f, x), (_, y))| (f, x, y)).collect()
+    a.fields().into_iter().zip(b.fields()).filter(|((f, x), (_, y))| x != y && f != "seed").map(|((f, x), (_, y))| (f, x, y)).collect()
 }
 
 /// The `[expect]` table of budgets, taken out of a suite or workload table.
 fn take_budgets(table: &mut toml::Table) -> anyhow::Result<Option<Budgets>> {
     table.remove("expect").map(|v| v.try_into::<Budgets>().map_err(|e| anyhow::anyhow!("{}", e.message().trim()))).transpose()
+}
+
+/// The `[producers]` table (`name = "command"`) as `NAME=COMMAND` specs.
+fn take_producers(table: &mut toml::Table) -> anyhow::Result<Vec<String>> {
+    let Some(value) = table.remove("producers") else { return Ok(Vec::new()) };
+    let toml::Value::Table(rows) = value else { bail!("`producers` must be a table of name = \"command\"") };
+    rows.into_iter()
+        .map(|(name, command)| match command {
+            toml::Value::String(command) => Ok(format!("{name}={command}")),
+            other => bail!("[producers] {name} must be a command string, not {}", other.type_str()),
+        })
+        .collect()
 }
 
 fn take_string(table: &mut toml::Table, key: &str, shown: &impl std::fmt::Display) -> anyhow::Result<Option<String>> {

@@ -1,0 +1,77 @@
+//! Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`): started
+//! as given, compared with the first such row, FAILED with their own error line.
+
+mod common;
+
+use common::{fails_with, harness, root, scratch};
+
+const SMALL: [&str; 10] = ["--msg-id", "fast", "--repeat", "1", "--messages", "5000", "--batch", "100", "--counts", "false"];
+
+fn rust_producer(name: &str) -> String {
+    format!("{name}={} produce", env!("CARGO_BIN_EXE_harness"))
+}
+
+#[test]
+fn two_builds_of_one_producer_are_compared_with_the_first() {
+    let dir = scratch("producers-pair");
+    let out = harness()
+        .args(["run", "--producer", &rust_producer("master"), "--producer", &rust_producer("branch"), "--name", "pair"])
+        .args(SMALL)
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pair.json")).unwrap()).unwrap();
+    let workload = &json["workloads"][0];
+    let labels: Vec<&str> = workload["analysis"]["arms"].as_array().unwrap().iter().map(|a| a["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["rust threadrng (control A)", "rust threadrng (control B)", "master fast", "branch fast"]);
+    for arm in workload["arms"].as_array().unwrap() {
+        for run in arm["runs"].as_array().unwrap() {
+            assert_eq!(run["sink"]["messages"], 5000, "{run}");
+        }
+    }
+    let comparisons = workload["analysis"]["comparisons"].as_array().unwrap();
+    let pairs: Vec<(&str, &str, &str)> = comparisons.iter().map(|c| (c["sdk"].as_str().unwrap(), c["before"].as_str().unwrap(), c["after"].as_str().unwrap())).collect();
+    assert_eq!(pairs, [("branch", "master fast", "fast")]);
+    assert!(json["workloads"][0]["settings"]["producers"][1]["name"] == "branch", "{}", json["workloads"][0]["settings"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_command_that_fails_or_prints_no_result_is_failed_with_its_error_line() {
+    let dir = scratch("producers-fail");
+    let out = harness()
+        .args(["run", "--producer", "bad=sh -c 'echo starting >&2; echo oops >&2; exit 3'", "--producer", "mute=sh -c 'echo hello >&2'", "--name", "fail"])
+        .args(SMALL)
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("fail.md")).unwrap();
+    assert!(md.contains("| bad fast |") && md.contains("FAILED: exited with exit status: 3: oops |"), "{md}");
+    assert!(md.contains("| mute fast |") && md.contains("FAILED: result line \"\" is not the contract's JSON"), "{md}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_specs_are_refused_before_any_run() {
+    fails_with(&["run", "--producer", "nameonly"], "--producer \"nameonly\" has no `=`");
+    fails_with(&["run", "--producer", "x= "], "--producer x: the command is empty");
+    fails_with(&["run", "--producer", "rust=sh"], "--producer rust: the name is a built-in SDK row");
+    fails_with(&["run", "--producer", "x=no-such-program-anywhere"], "--producer x: the command `no-such-program-anywhere` is not found");
+    fails_with(&["run", "--producer", "x=sh", "--producer", "x=sh"], "--producer x: the name is given twice");
+    fails_with(&["run", "--producer", "x=sh", "--mode", "mint"], "MODE=mint runs the Rust strategies only");
+}
+
+#[test]
+fn a_suite_defines_rows_in_its_producers_table() {
+    let dir = scratch("producers-suite");
+    let suite = dir.join("mine.toml");
+    std::fs::write(&suite, "repeat = 3\n\n[producers]\nold = \"sh old.sh\"\nnew = \"sh new.sh\"\n").unwrap();
+    let out = harness().args(["run", "-f", suite.to_str().unwrap(), "--dry-run"]).current_dir(root()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.lines().any(|l| l.starts_with("sdk") && l.ends_with("new,old")), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(&suite, "[producers]\nold = 3\n").unwrap();
+    fails_with(&["run", "-f", suite.to_str().unwrap(), "--dry-run"], &format!("{}: [producers] old must be a command string", suite.display()));
+    std::fs::remove_dir_all(dir).unwrap();
+}
