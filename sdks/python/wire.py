@@ -1,4 +1,4 @@
-"""Iggy TCP request frames (../../shared/iggy-wire.md) as the SDK contract fixes them: login,
+"""Iggy TCP request frames (sdks/WIRE.md) as the SDK contract fixes them: login,
 logout and SEND_MESSAGES with checksummed message frames, plus the reply header fields we read."""
 
 import struct

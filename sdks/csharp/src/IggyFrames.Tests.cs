@@ -7,7 +7,7 @@ using System.Xml.Linq;
 namespace Mintbench.Tests
 {
     /// <summary>The login, logout and SEND_MESSAGES encoders against the Rust reference frames and
-    /// against the layout of ../shared/iggy-wire.md.</summary>
+    /// against the layout of sdks/WIRE.md.</summary>
     public static class IggyFramesTests
     {
         static readonly byte[] Client = MessageId.Serialize("123456789012345678901234567890");

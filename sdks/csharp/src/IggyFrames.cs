@@ -3,7 +3,7 @@ using System.Text;
 
 namespace Mintbench
 {
-    /// <summary>Request frames of the Iggy TCP protocol (../shared/iggy-wire.md): a 256-byte header,
+    /// <summary>Request frames of the Iggy TCP protocol (sdks/WIRE.md): a 256-byte header,
     /// then the body. Fields not written here stay zero.</summary>
     public static class IggyFrames
     {

@@ -1,5 +1,5 @@
 // Package iggywire encodes the Iggy TCP requests our producers send and reads
-// the replies (see shared/iggy-wire.md and sdks/README.md for every byte).
+// the replies (see sdks/WIRE.md and sdks/README.md for every byte).
 package iggywire
 
 import (

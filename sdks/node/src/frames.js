@@ -1,4 +1,4 @@
-// Request frames of the Iggy TCP protocol (../shared/iggy-wire.md) as the contract fixes them
+// Request frames of the Iggy TCP protocol (sdks/WIRE.md) as the contract fixes them
 // (sdks/README.md, "The bytes"): a 256-byte header and a body.
 
 import { payloadLength, writePayload } from './payload.js';
