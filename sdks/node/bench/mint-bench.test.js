@@ -4,13 +4,13 @@ import { STRATEGIES } from '../src/mint.js';
 import { rawSamples } from './mint-bench.js';
 
 test('the raw sample file: every strategy with its samples in ns per ID', async () => {
-  const raw = JSON.parse(JSON.stringify(await rawSamples('sdks/node/bench.sh results', { minCpuMs: 1 })));
+  const raw = JSON.parse(JSON.stringify(await rawSamples('sdks/node/bench.sh results', { minCpuMs: 1, minSamples: 20 })));
   assert.deepEqual(Object.keys(raw), ['lang', 'tool', 'tool_version', 'command', 'strategies']);
   assert.deepEqual([raw.lang, raw.tool, raw.command], ['node', 'mitata', 'sdks/node/bench.sh results']);
   assert.match(raw.tool_version, /^\d+\.\d+\.\d+ \(node v\d+/);
   assert.deepEqual(raw.strategies.map((s) => s.name), STRATEGIES);
   for (const { name, ns_per_id: samples } of raw.strategies) {
-    assert.ok(samples.length >= 12, `${name}: ${samples.length} samples`);
+    assert.ok(samples.length >= 16, `${name}: ${samples.length} samples`);
     assert.ok(samples.every((ns) => Number.isFinite(ns) && ns > 0), name);
   }
 });
