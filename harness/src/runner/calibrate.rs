@@ -17,10 +17,9 @@ use super::analysis::Analysis;
 use super::lab::Lab;
 use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome};
 use super::report::atomic_write;
-use super::run::{run_step, schedule};
+use super::run::{plan, run_step};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
-use super::suite::units;
 use crate::machine::Machine;
 use crate::stats::paired::runs_for_mean;
 use crate::stats::{ALPHA, Summary, runs_for};
@@ -210,11 +209,12 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             judged.extend(rows);
         }
     }
+    let toolchains = sdks.iter().map(|s| sdk::find(s).map(|s| (s.name, s.version))).collect::<anyhow::Result<Vec<_>>>()?;
     let settings = per_sdk.into_iter().next().expect("at least one SDK");
     let calibration = Calibration {
         command: command(args, &settings, rounds),
         name,
-        machine: Machine::describe(&root, &[("rust", &["rustc", "--version"])]),
+        machine: Machine::describe(&root, &toolchains),
         started,
         finished: now(),
         targets: targets(&cells, settings.repeat),
@@ -270,7 +270,8 @@ fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str) -> anyhow::Res
 
 /// One round: the arms run and judged as the design says; one judgement per level (0% first).
 /// Paired, each slowed copy runs in processes of its own with the base and the base's twin (a
-/// producer injects into one arm of a process); the twin of the first set is the round's A/A.
+/// producer injects into one arm of a process); each set's twin is an A/A trial of its own, on
+/// REPEAT processes no other trial shares, so a round holds one A/A trial per slowed level.
 /// Processes: every arm on its own, with the cross-process A/A control.
 fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, u64)], round: u32) -> anyhow::Result<Vec<Judged>> {
     let seed = settings.seed ^ u64::from(round).wrapping_mul(0x2545_F491_4F6C_DD1D);
@@ -294,9 +295,7 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
                 slowed.inject_ns = ns;
                 let arms = vec![Arm::new(sdk, base_msg_id(sdk), None), twin, slowed];
                 let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, arms);
-                if out.is_empty() {
-                    out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
-                }
+                out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 2, design, sdk, round, k));
             }
             Ok(out)
@@ -306,11 +305,8 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
 
 /// Runs `arms` REPEAT times in the settings' design and order; the arms with their runs.
 fn run_arms(lab: &mut Lab, settings: &Settings, mut arms: Vec<Arm>) -> Vec<Arm> {
-    let groups = units(&arms, settings.paired);
-    for (k, step) in schedule(groups.len(), settings.repeat as usize, settings.seed).into_iter().enumerate() {
-        let unit: Vec<&Arm> = groups[step.unit].iter().map(|&i| &arms[i]).collect();
-        let records = run_step(lab, settings, &groups[step.unit], &unit, step, k + 1, k);
-        for (i, record) in records {
+    for (k, (step, indexes)) in plan(&arms, settings).into_iter().enumerate() {
+        for (i, record) in run_step(lab, settings, &arms, &indexes, step, k + 1, k) {
             arms[i].runs.push(record);
         }
     }
@@ -341,16 +337,26 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
     }
 }
 
-/// The change the injected work accounts for, from what the producer measured: the arm's
-/// msgs/s would be elapsed / (elapsed - injected) times higher without it.
+/// The change the injected work accounts for, from what the producer measured, in the statistic
+/// the design's verdict estimates. Processes compare msgs/s, total messages over total time, so
+/// without the injected time the arm would run elapsed / (elapsed - injected) times faster. Paired
+/// compares the median block: adding d ns to every batch moves the median batch time by d, so the
+/// change is -d / median batch time, d the injected time per timed batch. (The mean batch time,
+/// which preemptions and pauses inflate, would understate it.)
 fn expected_change_pct(arm: &Arm) -> f64 {
     let changes: Vec<f64> = arm
         .runs
         .iter()
         .filter(|r| !r.warmup)
-        .filter_map(|r| r.result.as_ref())
-        .filter(|r| r.elapsed_ns > 0)
-        .map(|r| -100.0 * r.injected_ns as f64 / r.elapsed_ns as f64)
+        .filter_map(|r| r.result.as_ref().map(|m| (m, r.batch_ns.as_deref())))
+        .filter(|(m, _)| m.elapsed_ns > 0)
+        .map(|(m, blocks)| match blocks {
+            Some(b) if !b.is_empty() => {
+                let median = Summary::of(&b.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median);
+                -100.0 * (m.injected_ns as f64 / b.len() as f64) / median
+            }
+            _ => -100.0 * m.injected_ns as f64 / m.elapsed_ns as f64,
+        })
         .collect();
     Summary::of(&changes).map_or(0.0, |s| s.mean)
 }
@@ -475,7 +481,37 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change is -injected/elapsed from the producers' own measurement of the time they spent injecting. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::model::fixtures;
+
+    fn injected(elapsed_ns: u64, injected_ns: u64, batch_ns: Option<Vec<u64>>) -> Arm {
+        let mut arm = fixtures::arm("rust", "fast", None, (1, 1), &[1.0]);
+        let run = &mut arm.runs[0];
+        let result = run.result.as_mut().unwrap();
+        (result.elapsed_ns, result.injected_ns) = (elapsed_ns, injected_ns);
+        run.batch_ns = batch_ns;
+        arm
+    }
+
+    #[test]
+    fn expected_change_is_in_the_statistic_the_design_estimates() {
+        // Processes: 10 of 1000 ns injected, so 1% of the time.
+        assert!((expected_change_pct(&injected(1000, 10, None)) + 1.0).abs() < 1e-12);
+        // Paired: 4 batches with 2 ns injected each; one preempted batch inflates the mean
+        // (1/4 of 2 ns against 1150 ns = -0.174%) but not the median of 200 ns: -1%.
+        let paired = injected(4000, 8, Some(vec![200, 200, 200, 4000]));
+        assert!((expected_change_pct(&paired) + 1.0).abs() < 1e-12, "{}", expected_change_pct(&paired));
+        // Nothing injected, nothing expected; warm-up runs do not count.
+        assert_eq!(expected_change_pct(&injected(1000, 0, Some(vec![100; 4]))), 0.0);
+        let mut warm = injected(1000, 10, None);
+        warm.runs[0].warmup = true;
+        assert_eq!(expected_change_pct(&warm), 0.0);
+    }
 }

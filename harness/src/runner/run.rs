@@ -65,13 +65,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
         let arms = report.workloads[w].arms.clone();
-        let units = units(&arms, workload.settings.paired);
-        for (k, step) in schedule(units.len(), workload.settings.repeat as usize, workload.settings.seed).into_iter().enumerate() {
-            let unit: Vec<&Arm> = units[step.unit].iter().map(|&i| &arms[i]).collect();
+        for (k, (step, indexes)) in plan(&arms, &workload.settings).into_iter().enumerate() {
+            let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
             let prefix = if suite.workloads.len() > 1 { format!("{}: ", workload.settings.name) } else { String::new() };
             let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
             bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit)));
-            let records = run_step(&mut lab, &workload.settings, &units[step.unit], &unit, step, report.runs_done + 1, k);
+            let records = run_step(&mut lab, &workload.settings, &arms, &indexes, step, report.runs_done + 1, k);
             let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1)).collect::<Vec<_>>().join(", ");
             let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit));
             say(&bar, progress);
@@ -158,11 +157,20 @@ pub fn schedule(units: usize, repeat: usize, seed: u64) -> Vec<Step> {
     warmups.chain(rounds).collect()
 }
 
-/// Runs one step's process; the records of its arms, as (arm index, record).
-pub fn run_step(lab: &mut Lab, settings: &Settings, indexes: &[usize], unit: &[&Arm], step: Step, order: usize, k: usize) -> Vec<(usize, RunRecord)> {
+/// The processes to start for `arms`, in order: each step with the indexes of the arms it runs
+/// (one arm, or in paired mode one SDK's arms together).
+pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
+    let units = units(arms, settings.paired);
+    schedule(units.len(), settings.repeat as usize, settings.seed).into_iter().map(|step| (step, units[step.unit].clone())).collect()
+}
+
+/// Runs one step's process (the `k`th of the plan); the records of its arms, as (arm index,
+/// record).
+pub fn run_step(lab: &mut Lab, settings: &Settings, arms: &[Arm], indexes: &[usize], step: Step, order: usize, k: usize) -> Vec<(usize, RunRecord)> {
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
-    let (outcomes, delivered) = lab.run(settings, unit, settings.size(), seed, None);
+    let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+    let (outcomes, delivered) = lab.run(settings, &unit, settings.size(), seed, None);
     indexes.iter().zip(outcomes).map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone()))).collect()
 }
 
