@@ -11,35 +11,33 @@ import (
 	"mintbench/sdks/go/iggywire"
 )
 
-// Identifier is a stream or topic id as the SDK encodes it.
-type Identifier struct {
+// kindValue is the SDK's encoding of an id or a partitioning: a kind byte,
+// the value's length, then the value.
+type kindValue struct {
 	Kind, Length byte
 	Value        []byte
 }
+
+func (kv kindValue) AppendBinary(b []byte) []byte {
+	return append(append(b, kv.Kind, kv.Length), kv.Value...)
+}
+
+// u32KindValue is a kind with a four-byte little-endian value.
+func u32KindValue(kind byte, v uint32) kindValue {
+	return kindValue{Kind: kind, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, v)}
+}
+
+// Identifier is a stream or topic id as the SDK encodes it.
+type Identifier struct{ kindValue }
 
 // NumericIdentifier is the SDK's numeric id: kind 1, four little-endian bytes.
-func NumericIdentifier(v uint32) Identifier {
-	return Identifier{Kind: 1, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, v)}
-}
-
-func (id Identifier) AppendBinary(b []byte) []byte {
-	return append(append(b, id.Kind, id.Length), id.Value...)
-}
+func NumericIdentifier(v uint32) Identifier { return Identifier{u32KindValue(1, v)} }
 
 // Partitioning says which partition the messages go to.
-type Partitioning struct {
-	Kind, Length byte
-	Value        []byte
-}
+type Partitioning struct{ kindValue }
 
 // PartitionID is the SDK's partitioning by partition id: kind 2, four bytes.
-func PartitionID(p uint32) Partitioning {
-	return Partitioning{Kind: 2, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, p)}
-}
-
-func (p Partitioning) AppendBinary(b []byte) []byte {
-	return append(append(b, p.Kind, p.Length), p.Value...)
-}
+func PartitionID(p uint32) Partitioning { return Partitioning{u32KindValue(2, p)} }
 
 // newRandomUUID is the SDK's id source for zero ids; a variable so tests can
 // count its calls.
