@@ -7,15 +7,20 @@ import asyncio
 import json
 import math
 import os
+import pathlib
 import sys
 import time
 
-from blocks import block_orders
 from ids import STRATEGIES
-from settings import SettingsError, settings_from_env
+
+# The contract's settings and paired mode's block order are the lean Python producer's modules;
+# this folder's own modules stay first on the path.
+sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "python"))
+from blocks import block_orders  # noqa: E402
+from settings import SettingsError, settings_from_env  # noqa: E402
 
 SDK = "iggy-python"
-SEND_PATH = "faithful"
+SEND_PATHS = ("faithful",)  # the released client's own send path
 STREAM = "mintbench"
 TOPIC = "ids"
 PARTITION = 0
@@ -114,9 +119,9 @@ async def produce(iggy, settings):
     await bounded("LOGIN", settings.server, client.login_user("iggy", "iggy"))
     await stream_and_topic(client, settings.server)
     sender = Sender(iggy, client, settings)
-    sizes = [min(settings.batch, settings.messages - b * settings.batch) for b in range(settings.batches)]
+    sizes = [min(settings.batch, settings.messages - b * settings.batch) for b in range(settings.total_batches)]
     if settings.paired:
-        orders = block_orders(settings.seed, len(arms), len(sizes))
+        orders = block_orders(settings.seed, len(arms))
         for b, (size, order) in enumerate(zip(sizes, orders)):
             for a in order:
                 await sender.send(arms[a], size, timed=b >= settings.warmup_batches)
@@ -136,8 +141,8 @@ async def produce(iggy, settings):
 def single_result(settings, arm, elapsed_ns):
     rtt = sorted(arm.rtt_ns)
     return {
-        "sdk": SDK, "msg_id": arm.msg_id, "send_path": SEND_PATH, "messages": settings.messages,
-        "warmup": settings.warmup_batches * settings.batch, "timed_messages": arm.timed_messages,
+        "sdk": SDK, "msg_id": arm.msg_id, "send_path": settings.send_path, "messages": settings.messages,
+        "warmup": settings.warmup_messages, "timed_messages": arm.timed_messages,
         "elapsed_ns": elapsed_ns, "msgs_per_sec": arm.timed_messages / (elapsed_ns / 1e9),
         "injected_ns": arm.injected_ns, "rtt_p50_ns": percentile(rtt, 0.5),
         "rtt_p99_ns": percentile(rtt, 0.99), "rtt_p999_ns": percentile(rtt, 0.999),
@@ -146,9 +151,9 @@ def single_result(settings, arm, elapsed_ns):
 
 def paired_result(settings, arms):
     return {
-        "sdk": SDK, "paired": True, "seed": str(settings.seed), "send_path": SEND_PATH,
-        "messages": settings.messages, "warmup": settings.warmup_batches * settings.batch,
-        "blocks": settings.batches - settings.warmup_batches,
+        "sdk": SDK, "paired": True, "seed": str(settings.seed), "send_path": settings.send_path,
+        "messages": settings.messages, "warmup": settings.warmup_messages,
+        "blocks": settings.total_batches - settings.warmup_batches,
         "arms": [{
             "msg_id": a.msg_id, "timed_messages": a.timed_messages, "elapsed_ns": sum(a.batch_ns),
             "msgs_per_sec": a.timed_messages / (sum(a.batch_ns) / 1e9), "injected_ns": a.injected_ns,
@@ -167,7 +172,7 @@ def import_client():
 
 def main():
     try:
-        settings = settings_from_env(os.environ)
+        settings = settings_from_env(os.environ, STRATEGIES, SEND_PATHS)
         result = asyncio.run(produce(import_client(), settings))
     except (SettingsError, RunError) as e:
         print(f"error: {e}", file=sys.stderr, flush=True)

@@ -10,12 +10,14 @@ import time
 
 from blocks import block_orders
 from connection import Connection, ServerError
-from mint import make_mint
+from mint import STRATEGIES, make_mint
 from settings import SettingsError, settings_from_env
 from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, encode_login,
                   encode_logout, login_session)
 
 SDK = "python"
+# Only our lean producer lives here; the real Python client is its own row (sdks/iggy-python).
+SEND_PATHS = ("lean",)
 clock = time.perf_counter_ns  # monotonic, ns
 
 
@@ -155,7 +157,7 @@ def _figures(settings, elapsed_ns, injected_ns):
 
 def main():
     try:
-        result = run(settings_from_env(os.environ))
+        result = run(settings_from_env(os.environ, STRATEGIES, SEND_PATHS))
     except (SettingsError, ServerError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
