@@ -5,7 +5,6 @@ flight. Prints one JSON result line; any error is one `error: ...` line and exit
 
 import asyncio
 import json
-import math
 import os
 import pathlib
 import sys
@@ -13,11 +12,13 @@ import time
 
 from ids import STRATEGIES
 
-# The contract's settings and paired mode's block order are the lean Python producer's modules;
-# this folder's own modules stay first on the path.
+# The contract's settings, paired mode's block order, the payloads and the run's clock work are
+# the lean Python producer's modules; this folder's own modules stay first on the path.
 sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "python"))
 from blocks import block_orders  # noqa: E402
+from payload import payload  # noqa: E402
 from settings import SettingsError, settings_from_env  # noqa: E402
+from timing import percentile, spin  # noqa: E402
 
 SDK = "iggy-python"
 SEND_PATHS = ("faithful",)  # the released client's own send path
@@ -26,32 +27,11 @@ TOPIC = "ids"
 PARTITION = 0
 # Connect and every reply wait are bounded: nothing hangs.
 WAIT_S = 10
-PAYLOAD_PATTERN = 0xA5A5A5A5A5A5A5A5
 SETUP_COMMAND = "sdks/iggy-python/setup.sh"
 
 
 class RunError(Exception):
     """The server refused a request, or the connection failed; the message names which."""
-
-
-def payload(seq, bits, pack):
-    """Message `seq`'s payload: PACK values of BITS bits, each in ceil(BITS/8) little-endian bytes."""
-    mask, width = (1 << bits) - 1, -(-bits // 8)
-    return b"".join(((((seq + i) & ((1 << 64) - 1)) ^ PAYLOAD_PATTERN) & mask).to_bytes(width, "little")
-                    for i in range(pack))
-
-
-def percentile(sorted_values, fraction):
-    """Nearest rank: the smallest value with at least `fraction` of the values at or below it."""
-    return sorted_values[max(math.ceil(fraction * len(sorted_values)), 1) - 1]
-
-
-def spin(ns):
-    """Injected work: spins on the monotonic clock for `ns` ns and returns the measured length."""
-    start = time.perf_counter_ns()
-    while time.perf_counter_ns() - start < ns:
-        pass
-    return time.perf_counter_ns() - start
 
 
 class Arm:
@@ -95,7 +75,7 @@ class Sender:
         s, iggy = self.settings, self.iggy
         started = time.perf_counter_ns()
         injected = spin(count * arm.inject_ns) if arm.inject_ns else 0
-        messages = [iggy.SendMessage(payload(seq, s.bits, s.pack), id=arm.next_id())
+        messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=arm.next_id())
                     for seq in range(self.seq, self.seq + count)]
         sent = time.perf_counter_ns()
         await bounded("SEND_MESSAGES", s.server, self.client.send_messages(STREAM, TOPIC, PARTITION, messages))
