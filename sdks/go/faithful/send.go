@@ -136,16 +136,22 @@ type batchHeader struct {
 	MessageCount                                                                   uint32
 }
 
+// putLeadingFields writes the u64 fields that both the checksum's input and
+// the header itself start with.
+func (h *batchHeader) putLeadingFields(dst []byte) {
+	le := binary.LittleEndian
+	le.PutUint64(dst[0:], h.PartitionID)
+	le.PutUint64(dst[8:], h.BaseOffset)
+	le.PutUint64(dst[16:], h.BaseTimestamp)
+	le.PutUint64(dst[24:], h.OriginTimestamp)
+	le.PutUint64(dst[32:], h.BatchLength)
+}
+
 // checksum hashes the header's fields, then every frame's checksum.
 func (h *batchHeader) checksum(frameChecksums []byte) uint64 {
-	le := binary.LittleEndian
 	var fields [44]byte
-	le.PutUint64(fields[0:], h.PartitionID)
-	le.PutUint64(fields[8:], h.BaseOffset)
-	le.PutUint64(fields[16:], h.BaseTimestamp)
-	le.PutUint64(fields[24:], h.OriginTimestamp)
-	le.PutUint64(fields[32:], h.BatchLength)
-	le.PutUint32(fields[40:], h.MessageCount)
+	h.putLeadingFields(fields[:])
+	binary.LittleEndian.PutUint32(fields[40:], h.MessageCount)
 	hasher := xxh3.New()
 	hasher.Write(fields[:])
 	hasher.Write(frameChecksums)
@@ -153,12 +159,7 @@ func (h *batchHeader) checksum(frameChecksums []byte) uint64 {
 }
 
 func (h *batchHeader) encodeInto(dst []byte) {
-	le := binary.LittleEndian
-	le.PutUint64(dst[0:], h.PartitionID)
-	le.PutUint64(dst[8:], h.BaseOffset)
-	le.PutUint64(dst[16:], h.BaseTimestamp)
-	le.PutUint64(dst[24:], h.OriginTimestamp)
-	le.PutUint64(dst[32:], h.BatchLength)
-	le.PutUint64(dst[40:], h.Checksum)
-	le.PutUint32(dst[48:], h.MessageCount)
+	h.putLeadingFields(dst)
+	binary.LittleEndian.PutUint64(dst[40:], h.Checksum)
+	binary.LittleEndian.PutUint32(dst[48:], h.MessageCount)
 }
