@@ -1,8 +1,9 @@
 # Sourced by each sdks/<lang>/bench.sh [OUTDIR] (README.md, "Native mint benchmarks"): the start
 # and the end every native mint benchmark shares.
 #   mint_bench_start LANG "$@"   sets root, outdir (absolute; default the repo's results/),
-#                                invocation (how the script was called, for the raw file) and
-#                                harness, the report writer; without it, stops before any timing
+#                                invocation (how the script was called, for the raw file),
+#                                harness, the report writer (without it, stops before any timing),
+#                                and scratch, a folder removed at exit
 #   mint_report RAW              writes OUTDIR/sdk-LANG-mint.json and .md from the raw sample file
 
 mint_bench_start() {
@@ -20,6 +21,8 @@ mint_bench_start() {
     echo "error: $harness has no mint-report command; build it with: cargo build --release -p harness" >&2
     exit 1
   fi
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
 }
 
 mint_report() {

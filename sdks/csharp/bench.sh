@@ -8,8 +8,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"
 mint_bench_start csharp "$@"
 "$here/build.sh"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 raw=$scratch/sdk-csharp-mint.raw.json
 mono "$here/bin/MintBenchmark.exe" --command "$invocation" --tool-version "$(mono --version | head -n 1)" > "$raw"
 mint_report "$raw"

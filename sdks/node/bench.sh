@@ -7,8 +7,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"
 mint_bench_start node "$@"
 "$here/build.sh"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 raw=$scratch/sdk-node-mint.raw.json
 node "$here/bench/mint-bench.js" --raw "$raw" --command "$invocation"
 mint_report "$raw"

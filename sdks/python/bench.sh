@@ -7,8 +7,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"
 mint_bench_start python "$@"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 options=(--processes 6 --values 3 --min-time 0.05 --quiet)
 python3 "$here/bench_mint.py" "${options[@]}" -o "$scratch/pyperf.json"
 raw=$scratch/sdk-python-mint.raw.json
