@@ -6,24 +6,15 @@
 # Usage: sdks/go/bench.sh [OUTDIR]    (default: results/ at the repo root)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-outdir=${1:-$root/results}
+source "$here/../mint-bench.sh"
+mint_bench_start go "$@"
 count=${COUNT:-10}
-harness=$root/target/release/harness
-
-command="sdks/go/bench.sh${1:+ $1}"
-[[ -z "${COUNT:-}" ]] || command="COUNT=$COUNT $command"
-mkdir -p "$outdir"
-outdir=$(cd "$outdir" && pwd)
+[[ -z "${COUNT:-}" ]] || invocation="COUNT=$COUNT $invocation"
 
 cd "$here"
 mkdir -p bin
 output=bin/mint-bench.txt
 raw=bin/mint-raw.json
 go test -run '^$' -bench '^BenchmarkMint$' -benchmem -count "$count" ./mint | tee "$output"
-go run ./cmd/mintsamples -in "$output" -out "$raw" -command "$command"
-if [[ ! -x "$harness" ]]; then
-  echo "error: target/release/harness is missing (cargo build --release -p harness); the samples are in sdks/go/$raw" >&2
-  exit 1
-fi
-"$harness" mint-report "$raw" --results-dir "$outdir"
+go run ./cmd/mintsamples -in "$output" -out "$raw" -command "$invocation"
+mint_report "$raw"

@@ -5,48 +5,33 @@ flight. Prints one JSON result line; any error is one `error: ...` line and exit
 
 import asyncio
 import json
-import math
 import os
+import pathlib
 import sys
 import time
 
-from blocks import block_orders
 from ids import STRATEGIES
-from settings import SettingsError, settings_from_env
+
+# The contract's settings, paired mode's block order, the payloads and the run's clock work are
+# the lean Python producer's modules; this folder's own modules stay first on the path.
+sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "python"))
+from blocks import block_orders  # noqa: E402
+from payload import payload  # noqa: E402
+from settings import SettingsError, settings_from_env  # noqa: E402
+from timing import percentile, spin  # noqa: E402
 
 SDK = "iggy-python"
-SEND_PATH = "faithful"
+SEND_PATHS = ("faithful",)  # the released client's own send path
 STREAM = "mintbench"
 TOPIC = "ids"
 PARTITION = 0
 # Connect and every reply wait are bounded: nothing hangs.
 WAIT_S = 10
-PAYLOAD_PATTERN = 0xA5A5A5A5A5A5A5A5
 SETUP_COMMAND = "sdks/iggy-python/setup.sh"
 
 
 class RunError(Exception):
     """The server refused a request, or the connection failed; the message names which."""
-
-
-def payload(seq, bits, pack):
-    """Message `seq`'s payload: PACK values of BITS bits, each in ceil(BITS/8) little-endian bytes."""
-    mask, width = (1 << bits) - 1, -(-bits // 8)
-    return b"".join(((((seq + i) & ((1 << 64) - 1)) ^ PAYLOAD_PATTERN) & mask).to_bytes(width, "little")
-                    for i in range(pack))
-
-
-def percentile(sorted_values, fraction):
-    """Nearest rank: the smallest value with at least `fraction` of the values at or below it."""
-    return sorted_values[max(math.ceil(fraction * len(sorted_values)), 1) - 1]
-
-
-def spin(ns):
-    """Injected work: spins on the monotonic clock for `ns` ns and returns the measured length."""
-    start = time.perf_counter_ns()
-    while time.perf_counter_ns() - start < ns:
-        pass
-    return time.perf_counter_ns() - start
 
 
 class Arm:
@@ -90,7 +75,7 @@ class Sender:
         s, iggy = self.settings, self.iggy
         started = time.perf_counter_ns()
         injected = spin(count * arm.inject_ns) if arm.inject_ns else 0
-        messages = [iggy.SendMessage(payload(seq, s.bits, s.pack), id=arm.next_id())
+        messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=arm.next_id())
                     for seq in range(self.seq, self.seq + count)]
         sent = time.perf_counter_ns()
         await bounded("SEND_MESSAGES", s.server, self.client.send_messages(STREAM, TOPIC, PARTITION, messages))
@@ -114,9 +99,9 @@ async def produce(iggy, settings):
     await bounded("LOGIN", settings.server, client.login_user("iggy", "iggy"))
     await stream_and_topic(client, settings.server)
     sender = Sender(iggy, client, settings)
-    sizes = [min(settings.batch, settings.messages - b * settings.batch) for b in range(settings.batches)]
+    sizes = [min(settings.batch, settings.messages - b * settings.batch) for b in range(settings.total_batches)]
     if settings.paired:
-        orders = block_orders(settings.seed, len(arms), len(sizes))
+        orders = block_orders(settings.seed, len(arms))
         for b, (size, order) in enumerate(zip(sizes, orders)):
             for a in order:
                 await sender.send(arms[a], size, timed=b >= settings.warmup_batches)
@@ -136,8 +121,8 @@ async def produce(iggy, settings):
 def single_result(settings, arm, elapsed_ns):
     rtt = sorted(arm.rtt_ns)
     return {
-        "sdk": SDK, "msg_id": arm.msg_id, "send_path": SEND_PATH, "messages": settings.messages,
-        "warmup": settings.warmup_batches * settings.batch, "timed_messages": arm.timed_messages,
+        "sdk": SDK, "msg_id": arm.msg_id, "send_path": settings.send_path, "messages": settings.messages,
+        "warmup": settings.warmup_messages, "timed_messages": arm.timed_messages,
         "elapsed_ns": elapsed_ns, "msgs_per_sec": arm.timed_messages / (elapsed_ns / 1e9),
         "injected_ns": arm.injected_ns, "rtt_p50_ns": percentile(rtt, 0.5),
         "rtt_p99_ns": percentile(rtt, 0.99), "rtt_p999_ns": percentile(rtt, 0.999),
@@ -146,9 +131,9 @@ def single_result(settings, arm, elapsed_ns):
 
 def paired_result(settings, arms):
     return {
-        "sdk": SDK, "paired": True, "seed": str(settings.seed), "send_path": SEND_PATH,
-        "messages": settings.messages, "warmup": settings.warmup_batches * settings.batch,
-        "blocks": settings.batches - settings.warmup_batches,
+        "sdk": SDK, "paired": True, "seed": str(settings.seed), "send_path": settings.send_path,
+        "messages": settings.messages, "warmup": settings.warmup_messages,
+        "blocks": settings.total_batches - settings.warmup_batches,
         "arms": [{
             "msg_id": a.msg_id, "timed_messages": a.timed_messages, "elapsed_ns": sum(a.batch_ns),
             "msgs_per_sec": a.timed_messages / (sum(a.batch_ns) / 1e9), "injected_ns": a.injected_ns,
@@ -167,7 +152,7 @@ def import_client():
 
 def main():
     try:
-        settings = settings_from_env(os.environ)
+        settings = settings_from_env(os.environ, STRATEGIES, SEND_PATHS)
         result = asyncio.run(produce(import_client(), settings))
     except (SettingsError, RunError) as e:
         print(f"error: {e}", file=sys.stderr, flush=True)

@@ -5,19 +5,11 @@
 # `harness mint-report` writes OUTDIR/sdk-python-mint.json and .md from it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-outdir=${1:-$root/results}
-harness=$root/target/release/harness
-if [[ ! -x $harness ]]; then
-  echo "error: $harness is missing; build it with: cargo build --release -p harness" >&2
-  exit 1
-fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+source "$here/../mint-bench.sh"
+mint_bench_start python "$@"
 options=(--processes 6 --values 3 --min-time 0.05 --quiet)
 python3 "$here/bench_mint.py" "${options[@]}" -o "$scratch/pyperf.json"
 raw=$scratch/sdk-python-mint.raw.json
 python3 "$here/raw_samples.py" "$scratch/pyperf.json" "$raw" \
-  --command "sdks/python/bench.sh${1:+ $(printf %q "$1")} (python3 bench_mint.py ${options[*]})"
-mkdir -p "$outdir"
-"$harness" mint-report "$raw" --results-dir "$outdir"
+  --command "$invocation (python3 bench_mint.py ${options[*]})"
+mint_report "$raw"

@@ -3,20 +3,21 @@ sink at SERVER with IDs from the MSG_ID strategies and prints one JSON result li
 with PAIRED=1 several arms on one connection, taking turns block by block."""
 
 import json
-import math
 import os
 import sys
 import time
 
 from blocks import block_orders
 from connection import Connection, ServerError
-from mint import make_mint
+from mint import STRATEGIES, make_mint
 from settings import SettingsError, settings_from_env
+from timing import clock, percentile, spin
 from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, encode_login,
                   encode_logout, login_session)
 
 SDK = "python"
-clock = time.perf_counter_ns  # monotonic, ns
+# Only our lean producer lives here; the real Python client is its own row (sdks/iggy-python).
+SEND_PATHS = ("lean",)
 
 
 def random_nonzero_u128():
@@ -24,22 +25,6 @@ def random_nonzero_u128():
         value = int.from_bytes(os.urandom(16), "little")
         if value:
             return value
-
-
-def percentile(sorted_values, fraction):
-    """Nearest-rank percentile: the smallest value with at least `fraction` of values at or
-    below it."""
-    rank = max(math.ceil(fraction * len(sorted_values)), 1)
-    return sorted_values[rank - 1]
-
-
-def spin(ns):
-    """Injected work: spins on the monotonic clock until `ns` have passed; returns the spin's
-    measured length."""
-    started = now = clock()
-    while now - started < ns:
-        now = clock()
-    return now - started
 
 
 def run(settings):
@@ -155,7 +140,7 @@ def _figures(settings, elapsed_ns, injected_ns):
 
 def main():
     try:
-        result = run(settings_from_env(os.environ))
+        result = run(settings_from_env(os.environ, STRATEGIES, SEND_PATHS))
     except (SettingsError, ServerError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

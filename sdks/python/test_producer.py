@@ -168,11 +168,3 @@ def test_a_silent_server_is_not_waited_on_forever(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "no reply to request 0 within 0.3 s" in captured.err
-
-
-def test_percentile_is_nearest_rank():
-    values = list(range(1, 1001))
-    assert producer.percentile(values, 0.5) == 500
-    assert producer.percentile(values, 0.99) == 990
-    assert producer.percentile(values, 0.999) == 999
-    assert producer.percentile([7], 0.999) == 7

@@ -8,7 +8,8 @@ import xxhash
 
 from blocks import block_orders, splitmix64
 from message_id import MessageIdError, serialize_message_id
-from wire import SendMessagesEncoder, encode_login, encode_logout, payload
+from payload import payload
+from wire import SendMessagesEncoder, encode_login, encode_logout
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "vectors.json").read_text())
 

@@ -1,7 +1,8 @@
 import pytest
 
 from mint import fast_mint
-from wire import SendMessagesEncoder, payload, value_stream
+from payload import payload, value_stream
+from wire import SendMessagesEncoder
 
 
 def test_payload_is_the_contract_formula():

@@ -5,6 +5,8 @@ import struct
 
 import xxhash
 
+from payload import value_bytes, value_stream
+
 HEADER_BYTES = 256
 MESSAGE_HEADER_BYTES = 48
 BATCH_HEADER_BYTES = 256
@@ -21,8 +23,6 @@ SDK_NAME = b"mintbench-python"
 SDK_VERSION = b"0.1.0"
 USERNAME = b"iggy"
 PASSWORD = b"iggy"
-
-PAYLOAD_PATTERN = 0xA5A5A5A5A5A5A5A5
 
 # Header bytes 48..192: size, view, release, command, replica, (zero), client, request_checksum
 # (u128s as low, high u64), timestamp, request, operation, (zero), session.
@@ -82,25 +82,6 @@ def encode_logout(client, request, session):
     frame = bytearray(HEADER_BYTES)
     write_request_header(frame, 0, client, request, OP_LOGOUT, session)
     return bytes(frame)
-
-
-def value_bytes(bits):
-    return (bits + 7) // 8
-
-
-def value_stream(bits, first_seq, count):
-    """Values first_seq .. first_seq+count-1 of the contract's payload sequence, back to back.
-    Message `seq`'s payload is the PACK values from `seq`, so a batch's payloads are overlapping
-    windows of one stream. The mask keeps only low bits, so (seq+i) need not be wrapped first."""
-    width = value_bytes(bits)
-    mask = (1 << bits) - 1
-    return b"".join(((seq ^ PAYLOAD_PATTERN) & mask).to_bytes(width, "little")
-                    for seq in range(first_seq, first_seq + count))
-
-
-def payload(bits, pack, seq):
-    """The payload of message `seq`."""
-    return value_stream(bits, seq, pack)
 
 
 class SendMessagesEncoder:

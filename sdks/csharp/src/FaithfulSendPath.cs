@@ -150,8 +150,7 @@ namespace Mintbench
 
         public int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count)
         {
-            if (count < 1 || count > maxMessages)
-                throw new ArgumentOutOfRangeException("count", count, "a batch holds 1.." + maxMessages + " messages");
+            SendMessagesFrame.CheckCount(count, maxMessages);
             return CreateMessages(request, session, originTimestamp, BuildMessages(firstSeq, count, originTimestamp));
         }
 

@@ -9,6 +9,19 @@ namespace Mintbench
         void MintInto(byte[] destination, int offset);
     }
 
+    /// <summary>OS randomness that is not all zero: a generator's seed, a connection's client id.</summary>
+    public static class NonZeroRandom
+    {
+        public static byte[] Bytes(int length)
+        {
+            var bytes = new byte[length];
+            using (var rng = RandomNumberGenerator.Create())
+                do rng.GetBytes(bytes);
+                while (Array.TrueForAll(bytes, b => b == 0));
+            return bytes;
+        }
+    }
+
     /// <summary>
     /// The Iggy C# SDK's path before the fix: a v4 Guid read as two little-endian halves, hi from
     /// bytes 0..7 and lo from bytes 8..15, stored as a little-endian UInt128 (lo first), so the
@@ -53,7 +66,8 @@ namespace Mintbench
     {
         ulong s0, s1, s2, s3;
 
-        public XoshiroMinter() : this(RandomSeed()) { }
+        // The all-zero state is the generator's one fixed point.
+        public XoshiroMinter() : this(NonZeroRandom.Bytes(32)) { }
 
         /// <summary>A fixed 32-byte seed (four little-endian u64s), for known-answer tests.</summary>
         public XoshiroMinter(byte[] seed)
@@ -66,17 +80,6 @@ namespace Mintbench
             s3 = LittleEndian.ReadUInt64(seed, 24);
         }
 
-        static byte[] RandomSeed()
-        {
-            var seed = new byte[32];
-            using (var rng = RandomNumberGenerator.Create())
-            {
-                // The all-zero state is the generator's one fixed point.
-                do rng.GetBytes(seed);
-                while (Array.TrueForAll(seed, b => b == 0));
-            }
-            return seed;
-        }
 
         public void MintInto(byte[] destination, int offset)
         {

@@ -2,7 +2,6 @@ using System;
 using System.Diagnostics;
 using System.Globalization;
 using System.Linq;
-using System.Security.Cryptography;
 using System.Text;
 
 namespace Mintbench
@@ -69,14 +68,14 @@ namespace Mintbench
     {
         public static ProducerResult Run(ProducerSettings settings)
         {
-            byte[] client = RandomNonZero128();
+            byte[] client = NonZeroRandom.Bytes(16);
             // Before connecting, so `preset` mints all of its IDs before the first batch.
             IBatchEncoder[] encoders = settings.MsgIds
                 .Select(name => Strategies.Encoder(settings.SendPath, name, client, settings.Batch, settings.Bits, settings.Pack, settings.Messages))
                 .ToArray();
             using (var connection = IggyConnection.Connect(settings.Host, settings.Port))
             {
-                byte[] login = IggyFrames.Login(client, RandomNonZero128());
+                byte[] login = IggyFrames.Login(client, NonZeroRandom.Bytes(16));
                 int replyLength = connection.Request(login, login.Length);
                 ulong session = replyLength >= 16 ? LittleEndian.ReadUInt64(connection.ReplyBody, 8) : 0;
                 if (session == 0)
@@ -190,15 +189,6 @@ namespace Mintbench
         static ulong NowMicros()
         {
             return (ulong)((DateTime.UtcNow - new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc)).Ticks / 10);
-        }
-
-        static byte[] RandomNonZero128()
-        {
-            var bytes = new byte[16];
-            using (var rng = RandomNumberGenerator.Create())
-                do rng.GetBytes(bytes);
-                while (Array.TrueForAll(bytes, b => b == 0));
-            return bytes;
         }
     }
 }

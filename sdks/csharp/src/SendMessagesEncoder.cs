@@ -33,6 +33,13 @@ namespace Mintbench
             return new byte[checked(BatchChecksumFieldsSize + 8 * maxMessages)];
         }
 
+        /// <summary>Refuses a batch count outside 1..maxMessages, what an encoder's buffers hold.</summary>
+        public static void CheckCount(int count, int maxMessages)
+        {
+            if (count < 1 || count > maxMessages)
+                throw new ArgumentOutOfRangeException("count", count, "a batch holds 1.." + maxMessages + " messages");
+        }
+
         /// <summary>The request header, the metadata and the batch header, all but the batch checksum.</summary>
         public static void WriteEnvelope(byte[] frame, byte[] client, ulong request, ulong session,
             ulong originTimestamp, int count, int messagesLength)
@@ -123,8 +130,7 @@ namespace Mintbench
 
         public int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count)
         {
-            if (count < 1 || count > maxMessages)
-                throw new ArgumentOutOfRangeException("count", count, "a batch holds 1.." + maxMessages + " messages");
+            SendMessagesFrame.CheckCount(count, maxMessages);
             int messagesLength = count * messageFrameLength;
             SendMessagesFrame.WriteEnvelope(frame, client, request, session, originTimestamp, count, messagesLength);
             int at = SendMessagesFrame.MessagesAt;

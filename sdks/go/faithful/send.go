@@ -11,35 +11,33 @@ import (
 	"mintbench/sdks/go/iggywire"
 )
 
-// Identifier is a stream or topic id as the SDK encodes it.
-type Identifier struct {
+// kindValue is the SDK's encoding of an id or a partitioning: a kind byte,
+// the value's length, then the value.
+type kindValue struct {
 	Kind, Length byte
 	Value        []byte
 }
+
+func (kv kindValue) AppendBinary(b []byte) []byte {
+	return append(append(b, kv.Kind, kv.Length), kv.Value...)
+}
+
+// u32KindValue is a kind with a four-byte little-endian value.
+func u32KindValue(kind byte, v uint32) kindValue {
+	return kindValue{Kind: kind, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, v)}
+}
+
+// Identifier is a stream or topic id as the SDK encodes it.
+type Identifier struct{ kindValue }
 
 // NumericIdentifier is the SDK's numeric id: kind 1, four little-endian bytes.
-func NumericIdentifier(v uint32) Identifier {
-	return Identifier{Kind: 1, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, v)}
-}
-
-func (id Identifier) AppendBinary(b []byte) []byte {
-	return append(append(b, id.Kind, id.Length), id.Value...)
-}
+func NumericIdentifier(v uint32) Identifier { return Identifier{u32KindValue(1, v)} }
 
 // Partitioning says which partition the messages go to.
-type Partitioning struct {
-	Kind, Length byte
-	Value        []byte
-}
+type Partitioning struct{ kindValue }
 
 // PartitionID is the SDK's partitioning by partition id: kind 2, four bytes.
-func PartitionID(p uint32) Partitioning {
-	return Partitioning{Kind: 2, Length: 4, Value: binary.LittleEndian.AppendUint32(nil, p)}
-}
-
-func (p Partitioning) AppendBinary(b []byte) []byte {
-	return append(append(b, p.Kind, p.Length), p.Value...)
-}
+func PartitionID(p uint32) Partitioning { return Partitioning{u32KindValue(2, p)} }
 
 // newRandomUUID is the SDK's id source for zero ids; a variable so tests can
 // count its calls.
@@ -138,16 +136,22 @@ type batchHeader struct {
 	MessageCount                                                                   uint32
 }
 
+// putLeadingFields writes the u64 fields that both the checksum's input and
+// the header itself start with.
+func (h *batchHeader) putLeadingFields(dst []byte) {
+	le := binary.LittleEndian
+	le.PutUint64(dst[0:], h.PartitionID)
+	le.PutUint64(dst[8:], h.BaseOffset)
+	le.PutUint64(dst[16:], h.BaseTimestamp)
+	le.PutUint64(dst[24:], h.OriginTimestamp)
+	le.PutUint64(dst[32:], h.BatchLength)
+}
+
 // checksum hashes the header's fields, then every frame's checksum.
 func (h *batchHeader) checksum(frameChecksums []byte) uint64 {
-	le := binary.LittleEndian
 	var fields [44]byte
-	le.PutUint64(fields[0:], h.PartitionID)
-	le.PutUint64(fields[8:], h.BaseOffset)
-	le.PutUint64(fields[16:], h.BaseTimestamp)
-	le.PutUint64(fields[24:], h.OriginTimestamp)
-	le.PutUint64(fields[32:], h.BatchLength)
-	le.PutUint32(fields[40:], h.MessageCount)
+	h.putLeadingFields(fields[:])
+	binary.LittleEndian.PutUint32(fields[40:], h.MessageCount)
 	hasher := xxh3.New()
 	hasher.Write(fields[:])
 	hasher.Write(frameChecksums)
@@ -155,12 +159,7 @@ func (h *batchHeader) checksum(frameChecksums []byte) uint64 {
 }
 
 func (h *batchHeader) encodeInto(dst []byte) {
-	le := binary.LittleEndian
-	le.PutUint64(dst[0:], h.PartitionID)
-	le.PutUint64(dst[8:], h.BaseOffset)
-	le.PutUint64(dst[16:], h.BaseTimestamp)
-	le.PutUint64(dst[24:], h.OriginTimestamp)
-	le.PutUint64(dst[32:], h.BatchLength)
-	le.PutUint64(dst[40:], h.Checksum)
-	le.PutUint32(dst[48:], h.MessageCount)
+	h.putLeadingFields(dst)
+	binary.LittleEndian.PutUint64(dst[40:], h.Checksum)
+	binary.LittleEndian.PutUint32(dst[48:], h.MessageCount)
 }

@@ -69,13 +69,18 @@ function serializeMessageFrame({ id, payload, userHeaders, originTimestamp }, in
   return frame;
 }
 
+// The header fields both the batch checksum and the header itself start with.
+function writeBatchFields(bytes, header) {
+  bytes.writeBigUInt64LE(header.partitionId, 0);
+  bytes.writeBigUInt64LE(header.baseOffset, 8);
+  bytes.writeBigUInt64LE(header.baseTimestamp, 16);
+  bytes.writeBigUInt64LE(header.originTimestamp, 24);
+  bytes.writeBigUInt64LE(header.batchLength, 32);
+}
+
 function batchChecksum(header, frameChecksums) {
   const fields = Buffer.allocUnsafe(BATCH_FIELDS_BYTES + 8 * frameChecksums.length);
-  fields.writeBigUInt64LE(header.partitionId, 0);
-  fields.writeBigUInt64LE(header.baseOffset, 8);
-  fields.writeBigUInt64LE(header.baseTimestamp, 16);
-  fields.writeBigUInt64LE(header.originTimestamp, 24);
-  fields.writeBigUInt64LE(header.batchLength, 32);
+  writeBatchFields(fields, header);
   fields.writeUInt32LE(frameChecksums.length, 40);
   frameChecksums.forEach((checksum, index) => fields.writeBigUInt64LE(checksum, BATCH_FIELDS_BYTES + 8 * index));
   return xxh3.xxh64(fields);
@@ -83,11 +88,7 @@ function batchChecksum(header, frameChecksums) {
 
 function serializeBatchHeader(header) {
   const bytes = Buffer.alloc(BATCH_HEADER_BYTES);
-  bytes.writeBigUInt64LE(header.partitionId, 0);
-  bytes.writeBigUInt64LE(header.baseOffset, 8);
-  bytes.writeBigUInt64LE(header.baseTimestamp, 16);
-  bytes.writeBigUInt64LE(header.originTimestamp, 24);
-  bytes.writeBigUInt64LE(header.batchLength, 32);
+  writeBatchFields(bytes, header);
   bytes.writeBigUInt64LE(header.batchChecksum, 40);
   bytes.writeUInt32LE(header.messageCount, 48);
   return bytes;

@@ -22,6 +22,17 @@ async function runProducer(env) {
   }
 }
 
+// Runs the producer against a fresh sink: the sink's record, and the one JSON line of a run that exited 0.
+async function produceToSink(env) {
+  const sink = await startSink();
+  const run = await runProducer({ SERVER: sink.address, ...env });
+  await sink.close();
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 1);
+  return { sink, result: JSON.parse(lines[0]) };
+}
+
 function assertOneErrorLine(run, pattern) {
   assert.notEqual(run.code, 0);
   assert.equal(run.stdout, '');
@@ -77,13 +88,7 @@ const PATHS = { lean: ['uuid', 'randomuuid', 'fast', 'preset'], faithful: ['uuid
 for (const [sendPath, msgIds] of Object.entries(PATHS)) {
   for (const msgId of msgIds) {
     test(`${sendPath} ${msgId}: every message arrives once and in order, and one JSON line reports the timed window`, async () => {
-      const sink = await startSink();
-      const run = await runProducer({ SERVER: sink.address, MSG_ID: msgId, SEND_PATH: sendPath });
-      await sink.close();
-      assert.equal(run.code, 0, run.stderr);
-      const lines = run.stdout.trimEnd().split('\n');
-      assert.equal(lines.length, 1);
-      const result = JSON.parse(lines[0]);
+      const { sink, result } = await produceToSink({ MSG_ID: msgId, SEND_PATH: sendPath });
       assert.deepEqual(
         { sdk: result.sdk, msg_id: result.msg_id, send_path: result.send_path, messages: result.messages, warmup: result.warmup,
           timed: result.timed_messages, injected_ns: result.injected_ns },
@@ -99,11 +104,7 @@ for (const [sendPath, msgIds] of Object.entries(PATHS)) {
 }
 
 test('injected work: measured per batch, at least INJECT_NS per timed message, inside the window', async () => {
-  const sink = await startSink();
-  const run = await runProducer({ SERVER: sink.address, SEND_PATH: 'faithful', INJECT_NS: '20000' });
-  await sink.close();
-  assert.equal(run.code, 0, run.stderr);
-  const result = JSON.parse(run.stdout);
+  const { sink, result } = await produceToSink({ SEND_PATH: 'faithful', INJECT_NS: '20000' });
   assert.ok(result.injected_ns >= 700 * 20000, `injected ${result.injected_ns} ns`);
   assert.ok(result.elapsed_ns > result.injected_ns);
   assertDelivered(sink, 1000);
@@ -113,17 +114,11 @@ for (const sendPath of Object.keys(PATHS)) {
   test(`${sendPath} paired: the blocks in the seed's order, one batch per arm each, injection at one arm`, async () => {
     const seed = '42';
     const { blocks } = vectors.block_orders.find((v) => v.seed === seed && v.arms === 2);
-    const sink = await startSink();
     // 8 blocks of 100 messages per arm, the last one of 50; the first 3 are the warm-up.
-    const run = await runProducer({
-      SERVER: sink.address, PAIRED: '1', SEED: seed, MSG_ID: 'uuid,fast', SEND_PATH: sendPath,
+    const { sink, result } = await produceToSink({
+      PAIRED: '1', SEED: seed, MSG_ID: 'uuid,fast', SEND_PATH: sendPath,
       MESSAGES: '750', WARMUP: '250', INJECT_NS: '10000', INJECT_ARM: '1',
     });
-    await sink.close();
-    assert.equal(run.code, 0, run.stderr);
-    const lines = run.stdout.trimEnd().split('\n');
-    assert.equal(lines.length, 1);
-    const result = JSON.parse(lines[0]);
     assert.deepEqual(
       { sdk: result.sdk, paired: result.paired, seed: result.seed, send_path: result.send_path, messages: result.messages,
         warmup: result.warmup, blocks: result.blocks, msg_ids: result.arms.map((a) => a.msg_id) },

@@ -1,0 +1,31 @@
+# Sourced by each sdks/<lang>/bench.sh [OUTDIR] (README.md, "Native mint benchmarks"): the start
+# and the end every native mint benchmark shares.
+#   mint_bench_start LANG "$@"   sets root, outdir (absolute; default the repo's results/),
+#                                invocation (how the script was called, for the raw file),
+#                                harness, the report writer (without it, stops before any timing),
+#                                and scratch, a folder removed at exit
+#   mint_report RAW              writes OUTDIR/sdk-LANG-mint.json and .md from the raw sample file
+
+mint_bench_start() {
+  local lang=$1
+  shift
+  if (($# > 1)); then
+    echo "error: sdks/$lang/bench.sh takes one OUTDIR argument, got $#" >&2
+    exit 2
+  fi
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  outdir=$(realpath -m -- "${1:-$root/results}")
+  invocation="sdks/$lang/bench.sh${1:+ $(printf %q "$1")}"
+  harness=$root/target/release/harness
+  if ! "$harness" mint-report --help >/dev/null 2>&1; then
+    echo "error: $harness has no mint-report command; build it with: cargo build --release -p harness" >&2
+    exit 1
+  fi
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+}
+
+mint_report() {
+  mkdir -p "$outdir"
+  "$harness" mint-report "$1" --results-dir "$outdir"
+}
