@@ -3,14 +3,13 @@
 # minutes), its samples handed to `harness mint-report`, which writes OUTDIR/sdk-java-mint.json
 # and .md. Usage: sdks/java/bench.sh [OUTDIR] (default: results/ of the repo).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-outdir="$(realpath -m -- "${1:-$repo/results}")"
-command="sdks/java/bench.sh${1:+ $1}"
-jmh_json="$here/target/jmh-mint.json"
-raw="$here/target/jmh-raw.json"
+here=$(cd "$(dirname "$0")" && pwd)
+(cd "$here/../.." && cargo build -q --release -p harness)
+source "$here/../mint-bench.sh"
+mint_bench_start java "$@"
+jmh_json=$scratch/jmh-mint.json
+raw=$scratch/sdk-java-mint.raw.json
 
-(cd "$repo" && cargo build -q --release -p harness)
 cd "$here"
 mvn -q -B -ntp -Dstyle.color=never test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=test >&2
@@ -18,6 +17,5 @@ classpath="target/test-classes:target/classes:$(cat target/classpath.txt)"
 
 java -cp "$classpath" org.openjdk.jmh.Main -f 1 -wi 3 -i 5 -w 1s -r 1s -rf json -rff "$jmh_json" \
   'mintbench.mint.MintBenchmark'
-java -cp "$classpath" mintbench.mint.JmhSamples "$jmh_json" "$raw" "$command"
-mkdir -p "$outdir"
-"$repo/target/release/harness" mint-report "$raw" --results-dir "$outdir"
+java -cp "$classpath" mintbench.mint.JmhSamples "$jmh_json" "$raw" "$invocation"
+mint_report "$raw"
