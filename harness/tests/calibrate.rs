@@ -15,8 +15,10 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
     let cells = json["cells"].as_array().unwrap();
-    let keys: Vec<(String, f64)> = cells.iter().map(|c| (c["design"].as_str().unwrap().to_owned(), c["injected_pct"].as_f64().unwrap())).collect();
-    assert_eq!(keys, [("paired".into(), 0.0), ("paired".into(), 2.0), ("paired".into(), 5.0), ("processes".into(), 0.0), ("processes".into(), 2.0), ("processes".into(), 5.0)]);
+    let keys: Vec<String> = cells.iter().map(|c| format!("{} {} {}", c["design"].as_str().unwrap(), c["metric"].as_str().unwrap(), c["injected_pct"])).collect();
+    // Processes judges the same runs by wall and by CPU time.
+    let expected = ["paired wall 0.0", "paired wall 2.0", "paired wall 5.0", "processes wall 0.0", "processes wall 2.0", "processes wall 5.0", "processes cpu 0.0", "processes cpu 2.0", "processes cpu 5.0"];
+    assert_eq!(keys, expected);
     for c in cells {
         // Paired, every slowed level's processes carry an A/A twin: 2 rounds x 2 levels trials.
         let paired_aa = c["design"] == "paired" && c["injected_pct"] == 0.0;
@@ -32,7 +34,7 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
     let command = json["command"].as_str().unwrap();
     assert!(command.contains("calibrate --design paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
-    assert!(md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("| processes | rust | 5% |"), "{md}");
+    assert!(md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("| processes | rust | 5% |") && md.contains("| processes (cpu) | rust | 5% |"), "{md}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

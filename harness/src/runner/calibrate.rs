@@ -4,7 +4,7 @@
 //! message (INJECT_NS, spun on the clock per batch and measured: the expected change comes from
 //! the injected time the producer reports, not from INJECT_NS). `paired`: every arm of a round
 //! in the same processes, judged by the paired rule against the base; `processes`: one process
-//! per arm with the A/A control, judged by the cross-process rule. A verdict on the copy is a
+//! per arm with the A/A control, judged by the cross-process rule, by wall and by CPU time. A verdict on the copy is a
 //! false alarm; `slower` on a slowed copy is a detection.
 
 use std::fmt::Write as _;
@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::analysis::Analysis;
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Outcome};
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome};
 use super::report::atomic_write;
 use super::run::{plan, run_step};
 use super::sdk;
@@ -104,6 +104,9 @@ const TARGET_POWER: f64 = 0.9;
 #[derive(Serialize)]
 struct Cell {
     design: Design,
+    /// What the verdict compared: paired, always wall (block times); processes, both, judged
+    /// from the same runs.
+    metric: Metric,
     sdk: String,
     injected_pct: f64,
     inject_ns: u64,
@@ -125,6 +128,7 @@ struct Cell {
 #[derive(Serialize)]
 struct Judged {
     design: Design,
+    metric: Metric,
     sdk: String,
     round: u32,
     injected_pct: f64,
@@ -205,7 +209,9 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                 );
                 rows.extend(round_rows);
             }
-            cells.extend(levels.iter().map(|&(k, ns)| cell(design, sdk, k, ns, &rows)));
+            for metric in [Metric::Wall, Metric::Cpu] {
+                cells.extend(levels.iter().filter(|_| rows.iter().any(|j| j.metric == metric)).map(|&(k, ns)| cell(design, metric, sdk, k, ns, &rows)));
+            }
             judged.extend(rows);
         }
     }
@@ -241,6 +247,14 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
 /// The arm a calibration slows: the SDK's fast path (the Rust row's, Iggy's own ThreadRng path).
 fn base_msg_id(sdk: &str) -> &'static str {
     if sdk == CONTROL_SDK { CONTROL_MSG_ID } else { "fast" }
+}
+
+/// A cell's design, with the metric where the design judges more than one.
+fn label(design: Design, metric: Metric) -> String {
+    match (design, metric) {
+        (Design::Processes, Metric::Cpu) => "processes (cpu)".into(),
+        _ => design_name(design).into(),
+    }
 }
 
 fn design_name(d: Design) -> &'static str {
@@ -283,8 +297,13 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
             for (arm, &(_, ns)) in arms[3..].iter_mut().zip(levels) {
                 arm.inject_ns = ns;
             }
-            let arms = run_arms(lab, &Settings { paired: false, seed, ..settings.clone() }, arms);
-            Ok(levels.iter().enumerate().map(|(l, &(k, _))| judge(&arms, 2, 3 + l, design, sdk, round, k)).collect())
+            let mut arms = run_arms(lab, &Settings { paired: false, seed, ..settings.clone() }, arms);
+            let mut out = Vec::new();
+            for metric in [Metric::Wall, Metric::Cpu] {
+                arms.iter_mut().for_each(|a| a.metric = metric);
+                out.extend(levels.iter().enumerate().map(|(l, &(k, _))| judge(&arms, 2, 3 + l, design, sdk, round, k)));
+            }
+            Ok(out)
         }
         Design::Paired => {
             let mut out = Vec::new();
@@ -326,6 +345,7 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
     };
     Judged {
         design,
+        metric: arms[after].metric,
         sdk: sdk.to_owned(),
         round,
         injected_pct: k,
@@ -338,8 +358,8 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
 }
 
 /// The change the injected work accounts for, from what the producer measured, in the statistic
-/// the design's verdict estimates. Processes compare msgs/s, total messages over total time, so
-/// without the injected time the arm would run elapsed / (elapsed - injected) times faster. Paired
+/// the design's verdict estimates. Processes compare msgs/s, messages over the timed window (or
+/// over the process's CPU time), so the injected time is that share of it. Paired
 /// compares the median block: adding d ns to every batch moves the median batch time by d, so the
 /// change is -d / median batch time, d the injected time per timed batch. (The mean batch time,
 /// which preemptions and pauses inflate, would understate it.)
@@ -348,21 +368,23 @@ fn expected_change_pct(arm: &Arm) -> f64 {
         .runs
         .iter()
         .filter(|r| !r.warmup)
-        .filter_map(|r| r.result.as_ref().map(|m| (m, r.batch_ns.as_deref())))
+        .filter_map(|r| r.result.as_ref().map(|m| (m, r)))
         .filter(|(m, _)| m.elapsed_ns > 0)
-        .map(|(m, blocks)| match blocks {
-            Some(b) if !b.is_empty() => {
+        .map(|(m, r)| match (&r.batch_ns, arm.metric, r.cpu_ns_per_msg) {
+            (Some(b), _, _) if !b.is_empty() => {
                 let median = Summary::of(&b.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median);
                 -100.0 * (m.injected_ns as f64 / b.len() as f64) / median
             }
+            // The spin is CPU time too, against the process's CPU time over all it sent.
+            (_, Metric::Cpu, Some(cpu)) => -100.0 * m.injected_ns as f64 / (cpu * m.messages as f64),
             _ => -100.0 * m.injected_ns as f64 / m.elapsed_ns as f64,
         })
         .collect();
     Summary::of(&changes).map_or(0.0, |s| s.mean)
 }
 
-fn cell(design: Design, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
-    let judged: Vec<&Judged> = rows.iter().filter(|j| j.injected_pct == k && j.failed.is_none()).collect();
+fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
+    let judged: Vec<&Judged> = rows.iter().filter(|j| j.metric == metric && j.injected_pct == k && j.failed.is_none()).collect();
     let n = judged.len().max(1) as f64;
     let mean = |f: fn(&Judged) -> f64| judged.iter().map(|j| f(j)).filter(|v| v.is_finite()).sum::<f64>() / n;
     let detected = judged.iter().filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower }).count() as u32;
@@ -377,6 +399,7 @@ fn cell(design: Design, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> C
         .flatten();
     Cell {
         design,
+        metric,
         sdk: sdk.to_owned(),
         injected_pct: k,
         inject_ns,
@@ -396,7 +419,7 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
     let at10 = repeat == 10;
     for c in cells {
         let rate = f64::from(c.detected) / f64::from(c.rounds.max(1));
-        let what = format!("{} {}", design_name(c.design), c.sdk);
+        let what = format!("{} {}", label(c.design, c.metric), c.sdk);
         let value = format!("{} of {} rounds ({:.0}%) at REPEAT={repeat}", c.detected, c.rounds, rate * 100.0);
         let push = |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
@@ -460,7 +483,7 @@ fn markdown(c: &Calibration) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {:.2} | {} |",
-            design_name(cell.design),
+            label(cell.design, cell.metric),
             cell.sdk,
             cell.injected_pct,
             cell.inject_ns,
@@ -481,7 +504,7 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
     );
     out
 }
