@@ -2,7 +2,8 @@
 # Deterministic and wall-clock costs of one message ID, per idgen strategy and per peer a Rust
 # user might pick instead (the sources: `mint-cost list`):
 #   instructions per ID  valgrind --tool=callgrind on `mint-cost run NAME -n N`, minus its baseline
-#   getrandom per 1000   strace -f -c -e trace=getrandom on the same command, minus the baseline
+#   getrandom per 1000   `harness syscalls --trace getrandom` (strace -f -c) on the same command,
+#                        minus the baseline
 #   ns per ID            `mint-cost record` times every source itself, RUNS runs at 1 and 2 threads
 # mint-cost (idgen/examples/mint-cost.rs) reads the counts, writes results/mint-costs.md and
 # .json, and rewrites the measured tables in idgen/README.md and README.md. Takes a few minutes.
@@ -17,6 +18,7 @@ N="${N:-262144}"
 RUNS="${RUNS:-5}"
 docs=(--doc idgen/README.md --doc README.md)
 bin=target/release/examples/mint-cost
+harness=target/release/harness
 
 echo "mint-costs: building" >&2
 cargo build --release --locked -q -p idgen --example mint-cost --features compare
@@ -32,6 +34,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "mint-costs: installing ${missing[*]}" >&2
   apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+cargo build --release --locked -q -p harness --bin harness
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -41,7 +44,9 @@ for name in "${names[@]}"; do
   echo "mint-costs: callgrind and strace: $name x $N" >&2
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$name" "$bin" run "$name" -n "$N" \
     >/dev/null 2>"$work/valgrind.$name.log"
-  strace -f -c -e trace=getrandom -o "$work/strace.$name" "$bin" run "$name" -n "$N" >/dev/null
+  log="$work/syscalls.$name.log"
+  "$harness" syscalls --trace getrandom -- "$bin" run "$name" -n "$N" >"$work/syscalls.$name.json" 2>"$log" \
+    || { cat "$log" >&2; exit 1; }
 done
 
 "$bin" record --counts "$work" -n "$N" --runs "$RUNS" --command "N=$N RUNS=$RUNS scripts/mint-costs.sh" \

@@ -14,3 +14,15 @@ pub mod machine;
 pub mod mint_report;
 pub mod runner;
 pub use runner::calibrate;
+
+/// How every binary of the project ends: success, or one `error: ...` line on stderr (with its
+/// causes) and a failing exit status.
+pub fn exit_code(outcome: anyhow::Result<()>) -> std::process::ExitCode {
+    match outcome {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -32,6 +32,8 @@ enum Command {
     /// Measure what this machine can detect: false alarms of A/A suites and detection rates of
     /// injected slowdowns.
     Calibrate(runner::CalibrateArgs),
+    /// Run a command under `strace -f -c` and print its calls per syscall as one JSON object.
+    Syscalls(runner::syscalls::SyscallsArgs),
     /// Print the shared test vectors (sdks/vectors.json).
     Vectors,
     /// Print the settings of `harness run` as a table: variable, flag, default, meaning.
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         }),
         Command::Run(args) => runner::run(&args),
         Command::Calibrate(args) => runner::calibrate(&args),
+        Command::Syscalls(args) => runner::syscalls::count(&args),
         Command::MintReport(args) => harness::mint_report::write(&args.raw, &args.results_dir).map(|written| {
             println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
         }),
@@ -115,13 +118,7 @@ fn main() -> ExitCode {
             Ok(())
         }
     };
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    harness::exit_code(outcome)
 }
 
 /// A value clap could not read, said as the runner says it: one line naming the setting as the

@@ -4,7 +4,7 @@
 //! - `mint-cost run NAME -n N` mints N IDs with one source, for callgrind (instructions) and
 //!   strace (getrandom calls); `baseline` is the same batch loop minting nothing.
 //! - `mint-cost record --counts DIR --runs R --out results/mint-costs --doc README.md ...` times
-//!   every source itself (1 and 2 threads), reads DIR's callgrind and strace outputs, and writes
+//!   every source itself (1 and 2 threads), reads DIR's callgrind and `harness syscalls` outputs, and writes
 //!   `<out>.json`, `<out>.md` and the measured block of each doc.
 //! - `mint-cost docs --out results/mint-costs --doc ...` rewrites the docs' blocks from the JSON.
 
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use aes::cipher::{KeyIvInit, StreamCipher};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use idgen::{ChaCha8Pool, MessageId, Mint, OsPool, Pooled, ThreadRngUuid, UuidV4, Xoshiro};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -167,12 +167,6 @@ impl Body for Time {
 
 #[derive(Parser)]
 #[command(about = "Instructions, getrandom calls and ns per message ID of each source")]
-struct Cli {
-    #[command(subcommand)]
-    command: Cmd,
-}
-
-#[derive(Subcommand)]
 enum Cmd {
     /// Mint N IDs with one source (for callgrind and strace).
     Run {
@@ -182,7 +176,7 @@ enum Cmd {
     },
     /// Time every source, read the counts and write the results and docs.
     Record {
-        /// Where `callgrind.NAME` and `strace.NAME` of `run NAME` are.
+        /// Where `callgrind.NAME` and `syscalls.NAME.json` of `run NAME` are.
         #[arg(long)]
         counts: PathBuf,
         /// IDs per counted run (the N given to `run`).
@@ -213,7 +207,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let outcome = match Cli::parse().command {
+    let outcome = match Cmd::parse() {
         Cmd::Run { name, n } => run(&name, n),
         Cmd::Record { counts, n, runs, command, out, doc } => record(&counts, n, runs, &command, &out).and_then(|json| write_docs(&json, &out, &doc)),
         Cmd::Docs { out, doc } => read_json(&out.with_extension("json")).and_then(|json| write_docs(&json, &out, &doc)),
@@ -275,16 +269,10 @@ fn callgrind_ir(dir: &Path, name: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{}: no summary line", path.display()))
 }
 
-/// getrandom calls in `strace -c` output: the `calls` column of the `getrandom` row (columns
-/// `% time, seconds, usecs/call, calls, [errors], syscall`); no row means no call.
-fn strace_getrandom(dir: &Path, name: &str) -> Result<f64, String> {
-    let path = dir.join(format!("strace.{name}"));
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let row = text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).find(|f| f.last() == Some(&"getrandom"));
-    match row {
-        None => Ok(0.0),
-        Some(f) => f.get(3).and_then(|c| c.parse().ok()).ok_or_else(|| format!("{}: unreadable getrandom row", path.display())),
-    }
+/// getrandom calls of `run NAME`, as `harness syscalls --trace getrandom` printed them.
+fn getrandom_calls(dir: &Path, name: &str) -> Result<f64, String> {
+    let path = dir.join(format!("syscalls.{name}.json"));
+    read_json(&path)?["getrandom"].as_f64().ok_or_else(|| format!("{}: no getrandom count", path.display()))
 }
 
 fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Result<Value, String> {
@@ -303,7 +291,7 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
             by_threads.push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
         }
         let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, "baseline")?) / counted;
-        let calls = (strace_getrandom(counts, name)? - strace_getrandom(counts, "baseline")?) / counted * 1000.0;
+        let calls = (getrandom_calls(counts, name)? - getrandom_calls(counts, "baseline")?) / counted * 1000.0;
         let (one, two) = (by_threads[0]["ns_per_id"]["median"].as_f64(), by_threads[1]["ns_per_id"]["median"].as_f64());
         rows.push(json!({
             "name": name, "group": if group == Group::Idgen { "idgen" } else { "peer" }, "what": what,

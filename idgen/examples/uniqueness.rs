@@ -13,7 +13,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use serde_json::json;
 
 const SHARDS: usize = 256;
@@ -21,12 +21,6 @@ const SHARDS: usize = 256;
 const PARENT_IDS: u64 = 100_000;
 
 #[derive(Parser)]
-struct Cli {
-    #[command(subcommand)]
-    command: Cmd,
-}
-
-#[derive(Subcommand)]
 enum Cmd {
     /// Mint with every process, then check the shards.
     Run {
@@ -63,7 +57,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let outcome = match Cli::parse().command {
+    let outcome = match Cmd::parse() {
         Cmd::Run { dir, processes, forked, cloned, per_process, record } => {
             run(&dir, &Shape { processes, forked, cloned, per_process }, record.as_deref())
         }

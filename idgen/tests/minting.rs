@@ -71,31 +71,26 @@ fn read_ids(fd: i32) -> Vec<u128> {
 /// Forks; the child calls `child` with the pipe's write end and exits, the parent gets the
 /// read end and the child's pid.
 fn fork_with_pipe(child: impl FnOnce(i32)) -> (i32, libc::pid_t) {
-    let mut fds = [0; 2];
-    // SAFETY: plain syscalls; the child only mints, writes and _exits (no allocation, no locks).
-    unsafe {
-        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
-        let pid = libc::fork();
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            libc::close(fds[0]);
-            child(fds[1]);
-            libc::_exit(0);
-        }
-        libc::close(fds[1]);
-        (fds[0], pid)
-    }
+    // SAFETY: a plain syscall; the child only mints, writes and _exits (no allocation, no locks).
+    with_pipe("fork", || unsafe { libc::fork() }, child)
 }
 
 /// The same with a child made by the raw `clone` syscall (flags SIGCHLD only: a fork that runs
 /// no atfork handlers, as sandboxes and some process-spawning libraries make them).
 fn raw_clone_with_pipe(child: impl FnOnce(i32)) -> (i32, libc::pid_t) {
-    let mut fds = [0; 2];
     // SAFETY: as in `fork_with_pipe`; with no new stack the child runs on a copy of ours.
+    with_pipe("clone", || unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) as libc::pid_t }, child)
+}
+
+/// A pipe, then a child process made by `spawn` (a fork: 0 in the child) that calls `child`
+/// with the write end and exits.
+fn with_pipe(what: &str, spawn: impl FnOnce() -> libc::pid_t, child: impl FnOnce(i32)) -> (i32, libc::pid_t) {
+    let mut fds = [0; 2];
+    // SAFETY: plain syscalls on the pipe's own descriptors.
     unsafe {
         assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
-        let pid = libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) as libc::pid_t;
-        assert!(pid >= 0, "clone failed");
+        let pid = spawn();
+        assert!(pid >= 0, "{what} failed");
         if pid == 0 {
             libc::close(fds[0]);
             child(fds[1]);

@@ -53,16 +53,7 @@ fn main() -> ExitCode {
         Case::Silent => silent(&cli.server),
         Case::Burst { connections, expect_served } => burst(&cli.server, connections, expect_served),
     };
-    match outcome {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    harness::exit_code(outcome.map(|line| println!("{line}")))
 }
 
 fn connect(server: &str) -> anyhow::Result<TcpStream> {

@@ -2,10 +2,14 @@
 //! getrandom calls per 1000 IDs, from two extra runs of an arm under `strace -f -c` that differ
 //! only in their message count. The difference cancels everything a process does once
 //! (start-up, class loading, connecting), leaving what each further message costs. Everything
-//! the runner knows about strace is here; the lab runs the commands.
+//! the project knows about strace is here: the lab runs the commands, and `harness syscalls`
+//! counts one command's calls for scripts (`scripts/mint-costs.sh`).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+
+use anyhow::{Context, bail};
 
 use super::model::{Size, SyscallCounts};
 
@@ -25,8 +29,17 @@ pub fn strace_available() -> bool {
 
 /// `command` under `strace -f -c`, its summary written to `summary`.
 pub fn traced(command: &Command, summary: &Path) -> Command {
+    traced_only(command, summary, &[])
+}
+
+/// The same counting only the syscalls in `only` (all when empty).
+fn traced_only(command: &Command, summary: &Path, only: &[String]) -> Command {
     let mut traced = Command::new("strace");
-    traced.args(["-f", "-c", "-o"]).arg(summary).arg("--").arg(command.get_program()).args(command.get_args());
+    traced.args(["-f", "-c"]);
+    if !only.is_empty() {
+        traced.arg("-e").arg(format!("trace={}", only.join(",")));
+    }
+    traced.arg("-o").arg(summary).arg("--").arg(command.get_program()).args(command.get_args());
     if let Some(dir) = command.get_current_dir() {
         traced.current_dir(dir);
     }
@@ -82,6 +95,50 @@ impl Summary {
     fn total(&self) -> u64 {
         self.0.iter().map(|(_, c)| c).sum()
     }
+
+    /// Calls of each of `names`, or of every syscall seen when `names` is empty.
+    fn by_name(&self, names: &[String]) -> BTreeMap<String, u64> {
+        if names.is_empty() {
+            return self.0.iter().cloned().collect();
+        }
+        names.iter().map(|n| (n.clone(), self.calls(&[n.as_str()]))).collect()
+    }
+}
+
+/// `harness syscalls`: one command's syscall counts.
+#[derive(clap::Args)]
+pub struct SyscallsArgs {
+    /// Count only these syscalls, comma-separated (strace's `-e trace=`); each is printed, 0 when
+    /// never called.
+    #[arg(long, value_delimiter = ',')]
+    trace: Vec<String>,
+    /// The command to run under `strace -f -c`, after `--`.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+/// Runs the command under strace, its own output sent to stderr, and prints one JSON object of
+/// calls per syscall (threads and children included) on stdout.
+pub fn count(args: &SyscallsArgs) -> anyhow::Result<()> {
+    if !strace_available() {
+        bail!("strace not found: harness syscalls runs the command under it (apt-get install strace)");
+    }
+    // A directory of our own, so no one else's file (or link) can stand where strace writes.
+    let dir = std::env::temp_dir().join(format!("harness-syscalls-{}", std::process::id()));
+    std::fs::create_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let summary = dir.join("summary");
+    let mut command = Command::new(&args.command[0]);
+    command.args(&args.command[1..]);
+    let status = traced_only(&command, &summary, &args.trace).stdout(std::io::stderr()).status();
+    let text = std::fs::read_to_string(&summary);
+    std::fs::remove_dir_all(&dir).ok();
+    let status = status.context("cannot start strace")?;
+    if !status.success() {
+        bail!("`{}` failed under strace ({status})", args.command.join(" "));
+    }
+    let text = text.with_context(|| format!("strace wrote no summary for `{}`", args.command.join(" ")))?;
+    println!("{}", serde_json::to_string(&Summary::parse(&text).by_name(&args.trace)).expect("serializable"));
+    Ok(())
 }
 
 #[cfg(test)]
@@ -105,6 +162,25 @@ mod tests {
     fn strace_summary_rows_are_read_by_name() {
         let t = Summary::parse(&table(100, 205, 40));
         assert_eq!((t.calls(SENDS), t.calls(RECVS), t.calls(&["getrandom"]), t.total()), (100, 205, 40, 345));
+    }
+
+    #[test]
+    fn counts_by_name_cover_every_name_asked_for() {
+        let t = Summary::parse(&table(100, 205, 40));
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let counts = |n: &[&str]| t.by_name(&names(n)).into_iter().collect::<Vec<_>>();
+        assert_eq!(counts(&["getrandom", "clone3"]), [("clone3".into(), 0), ("getrandom".into(), 40)], "a syscall never called is 0");
+        assert_eq!(counts(&[]), [("getrandom".into(), 40), ("read".into(), 205), ("write".into(), 100)], "every row when none is named");
+    }
+
+    #[test]
+    fn a_command_that_fails_under_strace_is_an_error() {
+        if !strace_available() {
+            return;
+        }
+        let args = SyscallsArgs { trace: vec!["getrandom".into()], command: vec!["false".into()] };
+        let e = count(&args).unwrap_err().to_string();
+        assert!(e.contains("`false` failed under strace"), "{e}");
     }
 
     #[test]

@@ -29,16 +29,7 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    harness::exit_code(run(&cli).map(|line| println!("{line}")))
 }
 
 fn run(cli: &Cli) -> anyhow::Result<String> {
