@@ -3,6 +3,7 @@
 //! how many runs they hold until the last one.
 
 pub mod charts;
+mod columns;
 mod html;
 mod json;
 mod markdown;
