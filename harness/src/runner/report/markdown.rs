@@ -65,28 +65,30 @@ pub fn design(s: &crate::runner::settings::Settings) -> String {
 pub fn how_to_read(mode: Mode) -> String {
     let unit = unit(mode);
     let producer = mode == Mode::Producer;
-    let pick = |producer_text: &'static str, mint_text: &'static str| if producer { producer_text } else { mint_text };
-    [
-        format!("How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs."),
-        pick(
-            "A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`,",
-            "A verdict needs Welch's p < 0.05 (MODE=mint runs no A/A control); otherwise it is `~ (noise)`,",
-        )
-        .into(),
-        "and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it.".into(),
-        pick("If the control arms themselves differ significantly, verdicts are withheld.", "").into(),
-        "With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").".into(),
-        pick("In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin.", "").into(),
-        "Across processes, \"paired by round\" compares the two arms' runs of each round.".into(),
-        pick("Latency is the batch round trip (send to ack), the median over runs of each run's percentile.", "").into(),
-        "Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them.".into(),
-        format!("Absolute {unit} is a property of this machine; ratios transfer."),
-        pick("Every raw sample and the sink's counts per run are in the JSON beside this file.", "Every raw sample is in the JSON beside this file.").into(),
-    ]
-    .into_iter()
-    .filter(|sentence: &String| !sentence.is_empty())
-    .collect::<Vec<_>>()
-    .join(" ")
+    let rule = if producer {
+        "*and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng)"
+    } else {
+        "(MODE=mint runs no A/A control)"
+    };
+    let mut text = format!(
+        "How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 {rule}; otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it."
+    );
+    if producer {
+        text += " If the control arms themselves differ significantly, verdicts are withheld.";
+    }
+    text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
+    if producer {
+        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin.";
+    }
+    text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
+    if producer {
+        text += " Latency is the batch round trip (send to ack), the median over runs of each run's percentile.";
+    }
+    text += &format!(
+        " Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
+        if producer { " and the sink's counts per run are" } else { " is" }
+    );
+    text
 }
 
 fn warnings(heading: &str, list: &[Warning], out: &mut String) {
