@@ -2,7 +2,7 @@
 # The benchmark entry point. Settings come from the environment (or flags passed through):
 #   MODE=producer MSG_ID=uuid,fast REPEAT=10 BITS=42 scripts/bench.sh
 #   SDK=rust,node,java MSG_ID=uuid,fast,preset PACK=167 scripts/bench.sh
-# It sets up every SDK row the run names (SDK, --sdk, a suite file's workloads), builds the harness in release mode when needed, runs every
+# It sets up every built-in SDK row the run names (SDK, --sdk, a suite file's workloads), builds the harness in release mode when needed, runs every
 # variant against the built-in sink, and prints mean msgs/s (stddev %) per variant.
 # `scripts/bench.sh --help` lists every setting.
 set -euo pipefail
@@ -23,16 +23,20 @@ USAGE
     exit 0
   fi
 done
-# The harness resolves SDK, --sdk and a suite file's rows as the run will; its dry run names them.
+# The harness resolves SDK, --sdk, a suite file and --producer rows as the run will; its dry run
+# names the built-in SDK rows to set up (rows of the user's own are never set up or built).
 bash scripts/setup.sh rust >&2
 for arg in "$@"; do
   # A dry run runs nothing, so it needs no SDK set up.
   [ "$arg" = --dry-run ] && exec target/release/harness run "$@"
 done
-rows="$(target/release/harness run --dry-run "$@" | awk '$1 == "sdk" { for (i = 2; i <= NF; i++) if ($i != "<-" && $i != "differs") print $i }' | tr ',' '\n' | sort -u)"
+plan="$(target/release/harness run --dry-run "$@")"
 sdks=()
-while IFS= read -r row; do
-  [ -n "$row" ] && sdks+=("$row")
-done <<<"$rows"
+read -r -a sdks <<<"$(sed -n 's|^set up: scripts/setup.sh ||p' <<<"$plan")"
+if [ "${#sdks[@]}" -eq 0 ]; then
+  # setup.sh without names sets up everything: never the answer to a run that names none.
+  echo "error: harness run --dry-run named no SDK rows to set up" >&2
+  exit 1
+fi
 bash scripts/setup.sh "${sdks[@]}" >&2
 exec target/release/harness run "$@"

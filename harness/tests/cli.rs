@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{fails_with, harness};
+use common::{fails_with, harness, scratch};
 
 #[test]
 fn bad_settings_give_one_line_and_a_non_zero_exit() {
@@ -145,5 +145,44 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
     assert_eq!(pairs, expected, "each variant against uuid, then fast against preset");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
+    let dir = scratch("cli-mint");
+    let out = harness().args(["run", "--mode", "mint", "--msg-id", "uuid,fast", "--repeat", "2", "--messages", "20000", "--counts", "false"]).env("RESULTS_DIR", &dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    for ext in ["md", "json", "html"] {
+        assert!(names.contains(&format!("mint-rust.{ext}")), "{names:?}");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let md = std::fs::read_to_string(dir.join("mint-rust.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("mint-rust.html")).unwrap();
+    for (what, text) in [("stdout", &*stdout), ("md", &md), ("html", &html)] {
+        assert!(text.contains("IDs/s") && !text.contains("msgs/s"), "{what}: {text}");
+        for network in ["RTT", "sends/batch", "recvs/batch", "/msg", "BITS=", "PACK="] {
+            assert!(!text.contains(network), "{what} shows {network}: {text}");
+        }
+    }
+    assert!(md.contains("| variant | CPU ns/ID |") || md.contains("| variant | syscalls/ID |"), "{md}");
+    // Two runs a side of uuid against fast: no verdict word, whatever the difference.
+    let row = md.lines().find(|l| l.starts_with("| rust | uuid: ")).expect("the comparison row");
+    assert!(row.ends_with("| too few runs (n=2) |"), "{row}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_a_a_control_of_one_run_reads_unknown() {
+    let dir = scratch("cli-aa");
+    let out = harness().args(["run", "--msg-id", "uuid", "--repeat", "1", "--messages", "20000", "--counts", "false", "--name", "aa"]).env("RESULTS_DIR", &dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("aa.md")).unwrap();
+    let row = md.lines().find(|l| l.starts_with("| control: rust threadrng A/A |")).expect("the control row");
+    assert!(row.ends_with("| unknown: too few runs (n=1) |") && !row.contains("stable"), "{row}");
+    let html = std::fs::read_to_string(dir.join("aa.html")).unwrap();
+    assert!(html.contains("<td>unknown: too few runs (n=1)</td>") && !html.contains("stable"), "{html}");
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -33,6 +33,9 @@ pub struct Setting {
     pub in_suite: bool,
     /// Shown in the report's settings line: what each run measured.
     pub in_line: bool,
+    /// Shapes each message's payload. MODE=mint sends no messages, so a mint run leaves such a
+    /// setting out of its name, its settings line and the command that reproduces it.
+    pub payload: bool,
     pub binding: Binding,
 }
 
@@ -93,6 +96,7 @@ pub const MODE: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.mode = match v {
@@ -115,6 +119,7 @@ pub const SDK: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.sdks = list(v);
@@ -133,6 +138,7 @@ pub const MSG_ID: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.msg_ids = list(v);
@@ -154,6 +160,7 @@ pub const REPEAT: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.repeat = at_least("REPEAT", v, 1, "")?;
@@ -167,11 +174,12 @@ pub const BITS: Setting = Setting {
     env: "BITS",
     flag: "bits",
     aliases: &[],
-    help: "Bits per packed payload value, 1..=64 (42 bits x PACK 1 is ~6 B a message, x 167 is 1,002 B).",
+    help: "Bits per packed payload value, 1..=64 (42 bits x PACK 1 is ~6 B a message, x 167 is 1,002 B); MODE=mint has no payload.",
     default: Fallback::Value("42"),
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: true,
     binding: number_field!(bits),
 };
 
@@ -179,11 +187,12 @@ pub const PACK: Setting = Setting {
     env: "PACK",
     flag: "pack",
     aliases: &[],
-    help: "Values per message.",
+    help: "Values per message; MODE=mint has no payload.",
     default: Fallback::Value("1"),
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: true,
     binding: number_field!(pack),
 };
 
@@ -196,6 +205,7 @@ pub const BATCH: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: number_field!(batch),
 };
 
@@ -208,6 +218,7 @@ pub const MESSAGES: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: number_field!(messages),
 };
 
@@ -220,6 +231,7 @@ pub const WARMUP: Setting = Setting {
     to_producer: true,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: number_field!(warmup),
 };
 
@@ -232,6 +244,7 @@ pub const TIMEOUT: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.timeout_s = at_least("TIMEOUT", v, 1, " second")?;
@@ -250,6 +263,7 @@ pub const COUNTS: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.counts = v.parse().map_err(|_| Bad::Unreadable("is not true or false".into()))?;
@@ -268,6 +282,7 @@ pub const PAIRED: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.paired = match v {
@@ -290,6 +305,7 @@ pub const METRIC: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: true,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.metric = match v {
@@ -312,6 +328,7 @@ pub const SEED: Setting = Setting {
     to_producer: false,
     in_suite: true,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             s.seed = number(v)?;
@@ -326,10 +343,11 @@ pub const NAME: Setting = Setting {
     flag: "name",
     aliases: &[],
     help: "Report name: the report is RESULTS_DIR/NAME.md, .json and .html.",
-    default: Fallback::Derived("the suite's name, or MODE-SDK-bitsBITS-packPACK"),
+    default: Fallback::Derived("the suite's name, or MODE-SDK-bitsBITS-packPACK (MODE=mint: MODE-SDK)"),
     to_producer: false,
     in_suite: false,
     in_line: false,
+    payload: false,
     binding: Binding::Workload {
         set: |s, v| {
             check_file_name("NAME", v).map_err(|e| Bad::Refused(e.to_string()))?;
@@ -349,6 +367,7 @@ pub const RESULTS_DIR: Setting = Setting {
     to_producer: false,
     in_suite: false,
     in_line: false,
+    payload: false,
     binding: Binding::Output,
 };
 
@@ -361,6 +380,7 @@ pub const FORMAT: Setting = Setting {
     to_producer: false,
     in_suite: false,
     in_line: false,
+    payload: false,
     binding: Binding::Output,
 };
 
@@ -373,6 +393,7 @@ pub const FORCE: Setting = Setting {
     to_producer: false,
     in_suite: false,
     in_line: false,
+    payload: false,
     binding: Binding::Output,
 };
 
@@ -536,8 +557,24 @@ impl Settings {
         self.producers.iter().map(|u| format!(" --producer {}", shlex::try_quote(&format!("{}={}", u.name, u.command_line())).unwrap_or_default())).collect()
     }
 
+    /// `NAME=value` of each setting `which` picks that means something to this run's MODE.
     fn pairs(&self, which: impl Fn(&Setting) -> bool) -> Vec<String> {
-        SETTINGS.iter().filter(|s| which(s)).filter_map(|s| s.get().map(|get| format!("{}={}", s.env, get(self)))).collect()
+        SETTINGS.iter().filter(|s| which(s) && self.uses(s)).filter_map(|s| s.get().map(|get| format!("{}={}", s.env, get(self)))).collect()
+    }
+
+    /// Whether `setting` shapes this run: MODE=mint has no payload.
+    pub fn uses(&self, setting: &Setting) -> bool {
+        self.mode == Mode::Producer || !setting.payload
+    }
+
+    /// The default report name: MODE-SDK-bitsBITS-packPACK, or for MODE=mint (no payload)
+    /// MODE-SDK.
+    fn default_name(&self) -> String {
+        let mut name = format!("{}-{}", mode_name(self.mode), self.sdks.join("-"));
+        if self.uses(&BITS) {
+            name += &format!("-bits{}-pack{}", self.bits, self.pack);
+        }
+        name
     }
 }
 
@@ -680,7 +717,7 @@ impl Layer {
             s.seed = rand::random();
         }
         if layer.get(&NAME).is_none() {
-            s.name = format!("{}-{}-bits{}-pack{}", mode_name(s.mode), s.sdks.join("-"), s.bits, s.pack);
+            s.name = s.default_name();
             check_file_name("NAME", &s.name)?;
         }
         Ok((s, sdks))
@@ -894,6 +931,16 @@ mod tests {
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
         assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall");
+    }
+
+    #[test]
+    fn a_mint_run_carries_no_payload_settings() {
+        let r = resolve(&["--mode", "mint", "--msg-id", "uuid,fast", "--bits", "17", "--pack", "5"]).unwrap();
+        assert_eq!(r.name, "mint-rust");
+        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall");
+        assert!(r.command().starts_with("MODE=mint SDK=rust MSG_ID=uuid,fast REPEAT=10 BATCH=1000 "), "{}", r.command());
+        assert!(!r.command().contains("BITS=") && !r.command().contains("PACK="), "{}", r.command());
+        assert_eq!(resolve(&["--bits", "17", "--pack", "5"]).unwrap().name, "producer-rust-bits17-pack5");
     }
 
     #[test]

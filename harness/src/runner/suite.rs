@@ -9,8 +9,8 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 
 use super::budget::Budgets;
-use super::model::{Arm, Warning};
-use super::sdk::Sdk;
+use super::model::{Arm, CONTROL_SDK, Warning};
+use super::sdk::{self, Sdk};
 use super::settings::{Layer, RunArgs, Settings, check_file_name};
 use super::syscalls;
 use super::warnings;
@@ -131,6 +131,18 @@ impl Suite {
         }
     }
 
+    /// The built-in SDK rows the suite runs, the control's first: what the runner builds and
+    /// scripts/setup.sh sets up. Rows a user defined are neither.
+    pub fn sdk_rows(&self) -> Vec<&'static Sdk> {
+        let mut rows = vec![sdk::find(CONTROL_SDK).expect("the control's row is a built-in row")];
+        for s in self.workloads.iter().flat_map(|w| &w.sdks) {
+            if !rows.iter().any(|r| r.name == s.name) {
+                rows.push(s);
+            }
+        }
+        rows
+    }
+
     /// Runs each workload will start, warm-ups and instrumented runs included.
     pub fn runs(&self, strace: bool) -> usize {
         self.workloads
@@ -177,6 +189,8 @@ impl Suite {
         if !self.overrides.is_empty() {
             let _ = writeln!(out, "overridden from the command line: {}", self.overrides.join(" "));
         }
+        // scripts/bench.sh reads this line to set up what the run needs, and nothing else.
+        let _ = writeln!(out, "set up: scripts/setup.sh {}", self.sdk_rows().iter().map(|s| s.name).collect::<Vec<_>>().join(" "));
         let names: Vec<&str> = self.workloads.iter().map(|w| w.settings.name.as_str()).collect();
         let rows: Vec<(String, Vec<String>)> = self.workloads[0]
             .settings

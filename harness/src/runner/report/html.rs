@@ -5,12 +5,14 @@
 use std::fmt::Write as _;
 
 use super::charts::{self, LevelRow, RatioRow, compact, esc};
-use super::markdown::{how_to_read, verdict_words};
+use super::columns;
+use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
 use super::state::{Report, WorkloadReport};
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
 use crate::runner::model::{Arm, Warning};
+use crate::producer::Mode;
 use crate::stats::Verdict;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
@@ -49,8 +51,7 @@ fn page(report: &Report) -> String {
         workload(w, &mut out);
     }
     warnings(report.warnings.iter(), &mut out);
-    let unit = report.workloads.first().map_or("msgs/s", WorkloadReport::unit);
-    let _ = writeln!(out, "<p class=\"how-to-read\">{}</p>", inline_markdown(&how_to_read(unit)));
+    let _ = writeln!(out, "<p class=\"how-to-read\">{}</p>", inline_markdown(&how_to_read(report.mode())));
     out.push_str("</body></html>\n");
     out
 }
@@ -68,7 +69,7 @@ fn workload(w: &WorkloadReport, out: &mut String) {
         let _ = writeln!(out, "<h3>Every timed run</h3>");
         dot_plot(&w.arms, out);
         verdicts(w, out);
-        measured(&a.arms, out);
+        measured(&a.arms, w.settings.mode, out);
     }
     if let Some(checks) = &w.budgets {
         let failed: Vec<_> = w.failed_budgets().collect();
@@ -150,12 +151,7 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
     let Some(a) = &w.analysis else { return };
     let (p1, p2) = if w.settings.paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
     let _ = writeln!(out, "<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>{p1}</th><th>{p2}</th><th>verdict</th></tr>");
-    let stability = match &a.control {
-        Some(c) if c.comparison.verdict == Verdict::Undecided => format!("unknown: too few runs (n={})", c.comparison.n),
-        _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
-        _ => "stable (A/A control)".into(),
-    };
-    let control = a.control.iter().map(|c| (c, stability.clone()));
+    let control = a.control.iter().zip(control_words(a));
     for (c, verdict) in a.comparisons.iter().chain(&a.twins).map(|c| (c, verdict_words(c))).chain(control) {
         let k = &c.comparison;
         let (pa, pb) = c.paired.as_ref().map_or((k.welch.p, k.mann_whitney.p), |p| (p.t.p, p.wilcoxon.p));
@@ -175,26 +171,22 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
     out.push_str("</table>\n");
 }
 
-fn measured(arms: &[ArmAnalysis], out: &mut String) {
-    out.push_str("<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th><th>batch RTT p50, us</th><th>p99, us</th><th>p99.9, us</th><th>syscalls/msg</th><th>getrandom/1000 IDs</th><th>alloc B/msg</th><th>status</th></tr>\n");
+fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
+    let columns = columns::measured(mode);
+    let headers: String = columns.iter().map(|c| format!("<th>{}</th>", esc(&c.header))).collect();
+    let _ = writeln!(out, "<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>");
     for a in arms {
-        let f = fixed;
+        let cells: String = columns.iter().map(|c| format!("<td>{}</td>", (c.cell)(a))).collect();
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{cells}<td>{}</td></tr>",
             esc(&a.label),
             a.summary.map_or("-".into(), |s| thousands(s.mean)),
-            f(a.summary.map(|s| s.stddev_pct), 1),
+            fixed(a.summary.map(|s| s.stddev_pct), 1),
             a.summary.map_or("-".into(), |s| thousands(s.median)),
             a.summary.map_or("-".into(), |s| thousands(s.min)),
             a.summary.map_or("-".into(), |s| thousands(s.max)),
             a.summary.map_or(0, |s| s.n),
-            f(a.latency.map(|l| l.p50_ns / 1e3), 1),
-            f(a.latency.map(|l| l.p99_ns / 1e3), 1),
-            f(a.latency.map(|l| l.p999_ns / 1e3), 1),
-            f(a.syscalls.map(|c| c.syscalls_per_msg), 3),
-            f(a.syscalls.map(|c| c.getrandom_per_1000_ids), 2),
-            f(a.alloc_bytes_per_msg, 1),
             esc(a.failure.as_deref().map_or(a.status, |why| why))
         );
     }

@@ -2,11 +2,13 @@
 
 use std::fmt::Write as _;
 
+use super::columns;
 use super::render::Render;
-use super::state::{Report, WorkloadReport};
-use crate::runner::analysis::{ArmAnalysis, ComparisonRow};
+use super::state::{Report, WorkloadReport, unit};
+use crate::producer::Mode;
+use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::stats::Verdict;
-use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::format::{change, p_value, ratio_ci, thousands};
 use crate::runner::model::Warning;
 
 pub struct Markdown;
@@ -27,15 +29,18 @@ impl Render for Markdown {
         for w in &report.workloads {
             let s = &w.settings;
             let _ = writeln!(out, "\n## {}\n", w.name);
-            let _ = writeln!(out, "- Settings: {} (payload {} B/message); {}", s.line(), crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len()), design(s));
+            let payload = match s.mode {
+                Mode::Producer => format!(" (payload {} B/message)", crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len())),
+                Mode::Mint => String::new(),
+            };
+            let _ = writeln!(out, "- Settings: {}{payload}; {}", s.line(), design(s));
             let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
             tables(w, &mut out);
             budgets(w, &mut out);
             warnings("\n### Warnings\n", &w.warnings, &mut out);
         }
         warnings("\n## Warnings\n", &report.warnings, &mut out);
-        let unit = report.workloads.first().map_or("msgs/s", WorkloadReport::unit);
-        let _ = writeln!(out, "\n{}", how_to_read(unit));
+        let _ = writeln!(out, "\n{}", how_to_read(report.mode()));
         out
     }
 }
@@ -56,10 +61,34 @@ pub fn design(s: &crate::runner::settings::Settings) -> String {
 }
 
 /// The paragraph that says how the tables read, in Markdown (the HTML report shows it too).
-pub fn how_to_read(unit: &str) -> String {
-    format!(
-        "How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 *and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng); otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it. If the control arms themselves differ significantly, verdicts are withheld. With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\"). In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin. Across processes, \"paired by round\" compares the two arms' runs of each round. Latency is the batch round trip (send to ack), the median over runs of each run's percentile. Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample and the sink's counts per run are in the JSON beside this file."
-    )
+/// MODE=mint sends nothing: no sink, no latency, no A/A control, no paired design.
+pub fn how_to_read(mode: Mode) -> String {
+    let unit = unit(mode);
+    let producer = mode == Mode::Producer;
+    let rule = if producer {
+        "*and* a change larger than the control's noise (the % difference between two identical arms of the Rust producer with MSG_ID=threadrng)"
+    } else {
+        "(MODE=mint runs no A/A control)"
+    };
+    let mut text = format!(
+        "How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 {rule}; otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it."
+    );
+    if producer {
+        text += " If the control arms themselves differ significantly, verdicts are withheld.";
+    }
+    text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
+    if producer {
+        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin.";
+    }
+    text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
+    if producer {
+        text += " Latency is the batch round trip (send to ack), the median over runs of each run's percentile.";
+    }
+    text += &format!(
+        " Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
+        if producer { " and the sink's counts per run are" } else { " is" }
+    );
+    text
 }
 
 fn warnings(heading: &str, list: &[Warning], out: &mut String) {
@@ -119,13 +148,8 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             verdict_words(c),
         );
     }
-    if let Some(c) = &a.control {
+    if let Some((c, stability)) = a.control.as_ref().zip(control_words(a)) {
         let k = &c.comparison;
-        let stability = match k.verdict {
-            Verdict::Undecided => format!("unknown: too few runs (n={})", k.n),
-            _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
-            _ => "stable".into(),
-        };
         let _ = writeln!(
             out,
             "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | cross-process | {stability} |",
@@ -164,27 +188,24 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
     }
     let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some() || x.cpu_ns_per_msg.is_some()).collect();
     if !measured.is_empty() {
-        let _ = writeln!(out, "\n| variant | batch RTT p50, us | p99, us | p99.9, us | syscalls/msg | sends/batch | recvs/batch | getrandom/1000 IDs | alloc B/msg | CPU ns/msg |");
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+        let columns = columns::measured(w.settings.mode);
+        let _ = writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
+        let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
         for x in measured {
-            let us = |pick: fn(&crate::runner::model::Latency) -> f64| fixed(x.latency.as_ref().map(|l| pick(l) / 1e3), 1);
-            let counts = |pick: fn(&crate::runner::model::SyscallCounts) -> f64, digits| fixed(x.syscalls.as_ref().map(pick), digits);
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                x.label,
-                us(|l| l.p50_ns),
-                us(|l| l.p99_ns),
-                us(|l| l.p999_ns),
-                counts(|c| c.syscalls_per_msg, 3),
-                counts(|c| c.sends_per_batch, 2),
-                counts(|c| c.recvs_per_batch, 2),
-                counts(|c| c.getrandom_per_1000_ids, 2),
-                fixed(x.alloc_bytes_per_msg, 1),
-                fixed(x.cpu_ns_per_msg, 1)
-            );
+            let _ = writeln!(out, "| {} |{}", x.label, columns.iter().map(|c| format!(" {} |", (c.cell)(x))).collect::<String>());
         }
     }
+}
+
+/// What the A/A control says of the machine, in words that match its evidence: with too few
+/// runs nothing was tested, so its stability is unknown, not "stable".
+pub fn control_words(a: &Analysis) -> Option<String> {
+    let k = &a.control.as_ref()?.comparison;
+    Some(match k.verdict {
+        Verdict::Undecided => format!("unknown: too few runs (n={})", k.n),
+        _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
+        _ => "stable".into(),
+    })
 }
 
 /// A verdict in words that match its evidence: a tie says how tight it is, too few runs says so.
@@ -207,5 +228,37 @@ pub fn budgets(w: &WorkloadReport, out: &mut String) {
     let _ = writeln!(out, "\nBudgets of {}: {} ({} of {} met)", w.name, if failed.is_empty() { "PASSED" } else { "FAILED" }, checks.len() - failed.len(), checks.len());
     for c in failed {
         let _ = writeln!(out, "\n```\n{}\n```", c.failure_text());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::analysis::baseline_pairs;
+    use crate::runner::model::fixtures::arm;
+
+    /// An analysis of an A/A control (B: A's samples in reverse order) and rust uuid and fast.
+    fn analysis(control: &[f64], uuid: &[f64], fast: &[f64]) -> Analysis {
+        let arms = [arm("rust", "threadrng", Some('A'), (0, 4), control), arm("rust", "threadrng", Some('B'), (1, 4), &control.iter().rev().copied().collect::<Vec<_>>()), arm("rust", "uuid", None, (2, 4), uuid), arm("rust", "fast", None, (3, 4), fast)];
+        Analysis::of(&arms, &baseline_pairs(&arms))
+    }
+
+    #[test]
+    fn two_runs_of_a_large_difference_give_no_verdict_word() {
+        let a = analysis(&[1000.0, 1002.0], &[100.0, 101.0], &[500.0, 502.0]);
+        let c = &a.comparisons[0];
+        assert!(c.comparison.change_pct > 300.0 && c.comparison.welch.p.is_some_and(|p| p < 0.05), "a large, significant-looking difference: {:?}", c.comparison);
+        let words = verdict_words(c);
+        assert_eq!(words, "too few runs (n=2)");
+        for verdict in ["faster", "slower", "~", "tie", "noise"] {
+            assert!(!words.contains(verdict), "{words}");
+        }
+    }
+
+    #[test]
+    fn an_a_a_control_of_one_run_is_unknown_not_stable() {
+        assert_eq!(control_words(&analysis(&[1000.0], &[100.0], &[500.0])).as_deref(), Some("unknown: too few runs (n=1)"));
+        let steady = [1000.0, 1001.0, 999.0, 1000.5, 999.5];
+        assert_eq!(control_words(&analysis(&steady, &steady, &steady)).as_deref(), Some("stable"), "five steady runs a side are tested");
     }
 }

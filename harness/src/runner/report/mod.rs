@@ -3,6 +3,7 @@
 //! how many runs they hold until the last one.
 
 pub mod charts;
+mod columns;
 mod html;
 mod json;
 mod markdown;
@@ -13,7 +14,8 @@ mod terminal;
 use std::path::{Path, PathBuf};
 
 pub use render::Render;
-pub use state::{Report, WorkloadReport};
+pub use columns::per;
+pub use state::{Report, WorkloadReport, unit};
 pub use terminal::Terminal;
 
 use super::settings::Format;

@@ -49,6 +49,14 @@ pub struct WorkloadReport {
     pub arms: Vec<Arm>,
 }
 
+/// What a run of `mode` counts per second.
+pub fn unit(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Producer => "msgs/s",
+        Mode::Mint => "IDs/s",
+    }
+}
+
 fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
@@ -59,10 +67,7 @@ impl WorkloadReport {
     }
 
     pub fn unit(&self) -> &'static str {
-        match self.settings.mode {
-            Mode::Producer => "msgs/s",
-            Mode::Mint => "IDs/s",
-        }
+        unit(self.settings.mode)
     }
 
     pub fn failed_budgets(&self) -> impl Iterator<Item = &BudgetResult> {
@@ -147,6 +152,11 @@ impl Report {
 
     pub fn all_warnings(&self) -> impl Iterator<Item = &Warning> {
         self.warnings.iter().chain(self.workloads.iter().flat_map(|w| &w.warnings))
+    }
+
+    /// The mode of the report's paragraphs: its first workload's.
+    pub fn mode(&self) -> Mode {
+        self.workloads.first().map_or(Mode::Producer, |w| w.settings.mode)
     }
 
     pub fn status_line(&self) -> String {
