@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_SDK, RunRecord, SyscallCounts, Warning};
+use super::model::{Arm, RunRecord, SyscallCounts, Warning};
 use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
@@ -34,12 +34,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let planned: Vec<_> = suite.workloads.iter().map(|w| &w.settings).collect();
     overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, args.force()?)?;
-    let mut used: Vec<&sdk::Sdk> = vec![sdk::find(CONTROL_SDK)?];
-    for s in suite.workloads.iter().flat_map(|w| &w.sdks) {
-        if !used.iter().any(|u| u.name == s.name) {
-            used.push(s);
-        }
-    }
+    let used = suite.sdk_rows();
     for sdk in &used {
         eprintln!("building {} ...", sdk.name);
         sdk.build(&root)?;
@@ -71,7 +66,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
             bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit)));
             let records = run_step(&mut lab, &workload.settings, &arms, &indexes, step, report.runs_done + 1, k);
-            let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1)).collect::<Vec<_>>().join(", ");
+            let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(workload.settings.mode))).collect::<Vec<_>>().join(", ");
             let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit));
             say(&bar, progress);
             report.record_process(w, records);
@@ -114,10 +109,11 @@ fn say(bar: &ProgressBar, line: String) {
 fn counting_line(k: usize, total: usize, label: String, settings: &Settings, counts: &Result<SyscallCounts, String>) -> String {
     let [short, long] = syscalls::sizes(settings.batch, settings.messages);
     let what = match counts {
-        Ok(c) => format!("{:.3} syscalls/msg, {:.2} getrandom/1000 IDs", c.syscalls_per_msg, c.getrandom_per_1000_ids),
+        Ok(c) => format!("{:.3} syscalls/{}, {:.2} getrandom/1000 IDs", c.syscalls_per_msg, report::per(settings.mode), c.getrandom_per_1000_ids),
         Err(why) => format!("no counts: {why}"),
     };
-    format!("runs {k}-{}/{total} {label} under strace ({} and {} messages): {what}", k + syscalls::RUNS - 1, short.messages, long.messages)
+    let items = if settings.mode == crate::producer::Mode::Mint { "IDs" } else { "messages" };
+    format!("runs {k}-{}/{total} {label} under strace ({} and {} {items}): {what}", k + syscalls::RUNS - 1, short.messages, long.messages)
 }
 
 fn budget_costs(root: &Path) -> PathBuf {
@@ -181,10 +177,10 @@ fn unit_label(unit: &[&Arm]) -> String {
     }
 }
 
-fn progress_figure(arm: &Arm, record: &RunRecord, named: bool) -> String {
+fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> String {
     let name = if named { format!("{} ", arm.variant()) } else { String::new() };
     match (&record.result, &record.failed) {
-        (Some(r), _) => format!("{name}{:.0} msgs/s", r.msgs_per_sec),
+        (Some(r), _) => format!("{name}{:.0} {unit}", r.msgs_per_sec),
         (None, Some(why)) => format!("FAILED: {why}"),
         (None, None) => format!("{name}-"),
     }

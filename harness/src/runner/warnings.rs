@@ -18,7 +18,7 @@ pub fn settings(s: &Settings) -> Vec<Warning> {
                 "workload {}: REPEAT={} is too few runs for a trustworthy p-value{}",
                 s.name,
                 s.repeat,
-                if s.repeat < 2 { " (with 1 run there is none: every verdict is `?`)" } else { "" }
+                if s.repeat < 2 { " (with 1 run there is none: every verdict reads \"too few runs (n=1)\")" } else { "" }
             ),
             fix: "set REPEAT=10 (at least 5)".into(),
         });
@@ -83,7 +83,7 @@ impl CpuSample {
         let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
         (others_cores > OTHERS_LIMIT_CORES).then(|| Warning {
             cause: format!(
-                "other processes used {others_cores:.2} of {cores:.0} cores on average during {what} (from /proc/stat, less this run's own CPU time; load average now {}): they compete with the producer and the sink",
+                "other processes used {others_cores:.2} of {cores:.0} cores on average during {what} (from /proc/stat, less this run's own CPU time; load average now {}): they compete with what is measured",
                 load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
             ),
             fix: "stop them or measure on a quiet machine, then rerun".into(),
