@@ -156,12 +156,17 @@ def main():
         result = asyncio.run(produce(import_client(), settings))
     except (SettingsError, RunError) as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
-        # After a failed connect the client's Rust runtime aborts the interpreter's shutdown
-        # (SIGABRT); leave without it so the exit status is ours.
-        os._exit(1)
-    print(json.dumps(result))
-    return 0
+        leave(1)
+    print(json.dumps(result), flush=True)
+    leave(0)
+
+
+def leave(status):
+    """Exits without the interpreter's shutdown: the client's Rust runtime can abort it (SIGABRT),
+    after a failed connect and now and then after a complete run, so the status is ours."""
+    sys.stderr.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
