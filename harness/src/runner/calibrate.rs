@@ -209,8 +209,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                 );
                 rows.extend(round_rows);
             }
-            for metric in [Metric::Wall, Metric::Cpu] {
-                cells.extend(levels.iter().filter(|_| rows.iter().any(|j| j.metric == metric)).map(|&(k, ns)| cell(design, metric, sdk, k, ns, &rows)));
+            for metric in [Metric::Wall, Metric::Cpu].into_iter().filter(|m| rows.iter().any(|j| j.metric == *m)) {
+                cells.extend(levels.iter().map(|&(k, ns)| cell(design, metric, sdk, k, ns, &rows)));
             }
             judged.extend(rows);
         }
@@ -528,9 +528,13 @@ mod tests {
         // Processes: 10 of 1000 ns injected, so 1% of the time.
         assert!((expected_change_pct(&injected(1000, 10, None)) + 1.0).abs() < 1e-12);
         // Paired: 4 batches with 2 ns injected each; one preempted batch inflates the mean
-        // (1/4 of 2 ns against 1150 ns = -0.174%) but not the median of 200 ns: -1%.
+        // batch to 1150 ns (2 ns of it would be -0.174%) but not the median of 200 ns: -1%.
         let paired = injected(4000, 8, Some(vec![200, 200, 200, 4000]));
         assert!((expected_change_pct(&paired) + 1.0).abs() < 1e-12, "{}", expected_change_pct(&paired));
+        // Processes by CPU time: 10 ns injected against 2 ns/msg of CPU over 1000 messages.
+        let mut cpu = injected(1000, 10, None);
+        (cpu.metric, cpu.runs[0].cpu_ns_per_msg) = (Metric::Cpu, Some(2.0));
+        assert!((expected_change_pct(&cpu) + 0.5).abs() < 1e-12, "{}", expected_change_pct(&cpu));
         // Nothing injected, nothing expected; warm-up runs do not count.
         assert_eq!(expected_change_pct(&injected(1000, 0, Some(vec![100; 4]))), 0.0);
         let mut warm = injected(1000, 10, None);
