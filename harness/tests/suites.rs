@@ -24,6 +24,18 @@ fn the_seed_suite_resolves_both_tables_for_every_sdk() {
 }
 
 #[test]
+fn every_shipped_suite_resolves_without_a_warning() {
+    let mut names: Vec<_> = std::fs::read_dir(root().join("suites")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| n.ends_with(".toml")).collect();
+    names.sort();
+    assert!(names.len() >= 4, "{names:?}");
+    for name in names {
+        let text = dry_run(&format!("suites/{name}"), &[]);
+        assert!(text.starts_with(&format!("suite {} (suites/{name})", name.trim_end_matches(".toml"))), "{text}");
+        assert!(!text.contains("warning:"), "suites/{name}: {text}");
+    }
+}
+
+#[test]
 fn flags_and_variables_override_the_file() {
     let text = dry_run("suites/pr4076.toml", &[("MESSAGES", "20000"), ("REPEAT", "3"), ("SDK", "rust")]);
     assert!(text.contains("overridden from the command line: SDK=rust REPEAT=3 MESSAGES=20000"), "{text}");

@@ -74,7 +74,7 @@ class Sender:
     async def send(self, arm, count, timed):
         s, iggy = self.settings, self.iggy
         started = time.perf_counter_ns()
-        injected = spin(count * arm.inject_ns) if arm.inject_ns else 0
+        injected = spin(started, count * arm.inject_ns) if arm.inject_ns else 0
         messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=arm.next_id())
                     for seq in range(self.seq, self.seq + count)]
         sent = time.perf_counter_ns()

@@ -48,11 +48,11 @@ class _Sender:
         """Messages in batch (or block) `batch`: the last may be shorter."""
         return min(self.settings.batch, self.settings.messages - batch * self.settings.batch)
 
-    def send(self, arm, count, mint):
-        """Injects the arm's work if it has some, builds and sends one batch; returns the spin's
-        measured ns and the clock at the send."""
+    def send(self, arm, count, mint, started):
+        """Injects the arm's work if it has some, builds and sends one batch that started at
+        `started`; returns the injected work's measured ns and the clock at the send."""
         settings = self.settings
-        injected = spin(count * settings.inject_ns) if (
+        injected = spin(started, count * settings.inject_ns) if (
             settings.inject_ns and arm == settings.inject_arm) else 0
         frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq, count, mint)
         sent = clock()
@@ -78,12 +78,12 @@ def _produce(connection, settings, mints):
 
 def _one_arm(sender, settings, mint):
     for batch in range(settings.warmup_batches):
-        sender.send(0, sender.count(batch), mint)
+        sender.send(0, sender.count(batch), mint, clock())
     # Like the Rust reference, the window opens before the first timed batch is built.
     started = clock()
     round_trips, injected_ns = [], 0
     for batch in range(settings.warmup_batches, settings.total_batches):
-        injected, sent = sender.send(0, sender.count(batch), mint)
+        injected, sent = sender.send(0, sender.count(batch), mint, clock())
         round_trips.append(clock() - sent)
         injected_ns += injected
     elapsed_ns = clock() - started
@@ -110,7 +110,7 @@ def _paired(sender, settings, mints):
         timed = block >= settings.warmup_batches
         for arm in next(orders):
             started = clock()
-            injected, _ = sender.send(arm, count, mints[arm])
+            injected, _ = sender.send(arm, count, mints[arm], started)
             took = clock() - started
             if timed:
                 batch_ns[arm].append(took)

@@ -14,10 +14,10 @@ def percentile(sorted_values, fraction):
     return sorted_values[rank - 1]
 
 
-def spin(ns):
-    """Injected work: spins on the monotonic clock until `ns` have passed; returns the spin's
-    measured length."""
-    started = now = clock()
+def spin(started, ns):
+    """Injected work: spins on the monotonic clock until `ns` have passed since the batch's start
+    (`clock()` ns); returns the measured ns since that start, the call included."""
+    now = clock()
     while now - started < ns:
         now = clock()
     return now - started

@@ -1,6 +1,7 @@
 //! INJECT_NS / INJECT_ARM: work of a known size added to one arm, so `harness calibrate` can see
 //! whether a verdict notices it. The size is measured, not assumed: the spin reads the monotonic
-//! clock until its target has passed, once per batch, and reports how long it really took.
+//! clock until its target has passed since the batch's start, and reports how long it really took
+//! (the call itself included, so no part of the injected work goes unmeasured).
 
 use std::time::{Duration, Instant};
 
@@ -12,15 +13,15 @@ pub struct Inject {
 }
 
 impl Inject {
-    /// For a batch of `count` messages of `arm`: spins until `count * ns_per_message` ns have
-    /// passed when `arm` is the injected one, and returns the spin's measured length in ns (at
-    /// least the target); 0, without reading the clock, for any other batch.
-    pub fn spin(&self, arm: usize, count: u32) -> u64 {
+    /// For a batch of `count` messages of `arm` that started at `start`: spins until
+    /// `count * ns_per_message` ns have passed since then when `arm` is the injected one, and
+    /// returns the measured time from `start` in ns (at least the target); 0, without reading the
+    /// clock, for any other batch.
+    pub fn spin(&self, arm: usize, count: u32, start: Instant) -> u64 {
         if self.ns_per_message == 0 || arm != self.arm {
             return 0;
         }
         let target = Duration::from_nanos(self.ns_per_message.saturating_mul(u64::from(count)));
-        let start = Instant::now();
         loop {
             let spun = start.elapsed();
             if spun >= target {
@@ -38,11 +39,14 @@ mod tests {
     #[test]
     fn only_the_injected_arm_spins_and_at_least_its_target() {
         let inject = Inject { ns_per_message: 2_000, arm: 1 };
-        assert_eq!(inject.spin(0, 100), 0);
         let started = Instant::now();
-        let spun = inject.spin(1, 100);
+        assert_eq!(inject.spin(0, 100, started), 0);
+        let spun = inject.spin(1, 100, started);
         assert!(spun >= 200_000, "{spun}");
         assert!(started.elapsed().as_nanos() as u64 >= spun, "the reported spin happened inside the call");
-        assert_eq!(Inject { ns_per_message: 0, arm: 0 }.spin(0, 100), 0);
+        // Time already past since the start counts: a start long ago needs no spinning.
+        let long_ago = Instant::now() - Duration::from_millis(50);
+        assert!(inject.spin(1, 100, long_ago) >= 50_000_000);
+        assert_eq!(Inject { ns_per_message: 0, arm: 0 }.spin(0, 100, started), 0);
     }
 }

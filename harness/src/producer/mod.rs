@@ -137,7 +137,7 @@ fn produce(plan: &Plan<IdSource>, server: &str, minters: &mut [Box<dyn Minter>])
     let mut recorder = Recorder::new(plan);
     for batch in plan.schedule() {
         let start = Instant::now();
-        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         frame.clear();
         let header = client.next_header(Operation::SendMessages);
         minters[batch.arm].encode(&mut frame, &header, &batch, &plan.payload);
@@ -166,7 +166,7 @@ fn replay(plan: &Plan<IdSource>, server: &str, minter: &mut dyn Minter) -> anyho
     let mut recorder = Recorder::new(plan);
     for (batch, frame) in &frames {
         let start = Instant::now();
-        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         let sent = Instant::now();
         client.request(frame)?;
         recorder.record(batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
@@ -180,7 +180,7 @@ fn mint_loop(plan: &Plan<IdSource>, minters: &mut [Box<dyn Minter>]) -> Recorder
     let mut recorder = Recorder::new(plan);
     for batch in plan.schedule() {
         let start = Instant::now();
-        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         minters[batch.arm].mint(batch.count);
         recorder.record(&batch, Lap { start, sent: None, acked: Instant::now(), injected_ns });
     }

@@ -73,14 +73,16 @@ impl<S> Plan<S> {
     /// The result line of the run `recorder` timed.
     pub fn result(&self, recorder: Recorder) -> ResultLine {
         if self.paired {
-            let arms = self.arms.iter().zip(recorder.arms).map(|(arm, laps)| {
+            let arms = self.arms.iter().zip(recorder.arms).map(|(arm, mut laps)| {
                 let elapsed_ns = laps.batch_ns.iter().sum();
+                laps.rtt_ns.sort_unstable();
                 ArmResult {
                     msg_id: arm.msg_id.to_owned(),
                     timed_messages: laps.messages,
                     elapsed_ns,
                     msgs_per_sec: per_sec(laps.messages, elapsed_ns),
                     injected_ns: laps.injected_ns,
+                    rtt_p50_ns: percentile(&laps.rtt_ns, 0.50),
                     batch_ns: laps.batch_ns,
                 }
             });
@@ -171,6 +173,9 @@ pub struct ArmResult {
     pub elapsed_ns: u64,
     pub msgs_per_sec: f64,
     pub injected_ns: u64,
+    /// The median round trip (send to ack) of this arm's timed batches; none without a network.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_p50_ns: Option<u64>,
     /// The time of this arm's batch in each timed block, in block order.
     pub batch_ns: Vec<u64>,
 }

@@ -117,6 +117,10 @@ struct Cell {
     /// The mean over rounds of the change the injected time accounts for: -injected / elapsed.
     expected_change_pct: f64,
     observed_change_pct: f64,
+    /// Paired, where the producer reports round trips per arm: the mean over rounds of the part of
+    /// the change that the injected arm's longer round trips carry (see `round_trip_change_pct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_trip_change_pct: Option<f64>,
     /// The spread a round's test works against: paired, the sd of the per-process log ratios
     /// (%); processes, the mean stddev % of the two arms' runs.
     spread_pct: f64,
@@ -134,6 +138,8 @@ struct Judged {
     injected_pct: f64,
     expected_change_pct: f64,
     observed_change_pct: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_trip_change_pct: Option<f64>,
     verdict: crate::stats::Verdict,
     spread_pct: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -351,6 +357,7 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         injected_pct: k,
         expected_change_pct: expected_change_pct(&arms[after]),
         observed_change_pct: row.map_or(f64::NAN, |r| r.comparison.change_pct),
+        round_trip_change_pct: round_trip_change_pct(&arms[base], &arms[after]),
         verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
         spread_pct,
         failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
@@ -371,16 +378,38 @@ fn expected_change_pct(arm: &Arm) -> f64 {
         .filter_map(|r| r.result.as_ref().map(|m| (m, r)))
         .filter(|(m, _)| m.elapsed_ns > 0)
         .map(|(m, r)| match (&r.batch_ns, arm.metric, r.cpu_ns_per_msg) {
-            (Some(b), _, _) if !b.is_empty() => {
-                let median = Summary::of(&b.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median);
-                -100.0 * (m.injected_ns as f64 / b.len() as f64) / median
-            }
+            (Some(b), _, _) if !b.is_empty() => -100.0 * (m.injected_ns as f64 / b.len() as f64) / median_batch(b),
             // The spin is CPU time too, against the process's CPU time over all it sent.
             (_, Metric::Cpu, Some(cpu)) => -100.0 * m.injected_ns as f64 / (cpu * m.messages as f64),
             _ => -100.0 * m.injected_ns as f64 / m.elapsed_ns as f64,
         })
         .collect();
     Summary::of(&changes).map_or(0.0, |s| s.mean)
+}
+
+/// Paired: the part of the change carried by the injected arm's round trips (send to ack) being
+/// longer than the base's, per process -(median round trip of `after` - of `base`) / median batch
+/// of `after`, averaged. Work added before a send lengthens the sink's idle wait for it, and on
+/// this kind of machine a longer idle wait is a slower wake-up, so a slowdown costs more than the
+/// time it spun; this shows how much. None where the producer reports no round trip per arm.
+fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
+    let timed = |arm: &Arm| -> Vec<(usize, u64, f64)> {
+        arm.runs
+            .iter()
+            .filter(|r| !r.warmup)
+            .filter_map(|r| Some((r.order, r.result.as_ref()?.rtt_p50_ns?, median_batch(r.batch_ns.as_deref().filter(|b| !b.is_empty())?))))
+            .collect()
+    };
+    let base = timed(base);
+    let changes: Vec<f64> = timed(after)
+        .into_iter()
+        .filter_map(|(order, rtt, batch)| base.iter().find(|b| b.0 == order).map(|b| -100.0 * (rtt as f64 - b.1 as f64) / batch))
+        .collect();
+    Summary::of(&changes).map(|s| s.mean)
+}
+
+fn median_batch(batch_ns: &[u64]) -> f64 {
+    Summary::of(&batch_ns.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median)
 }
 
 fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
@@ -408,6 +437,7 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows:
         withheld: judged.iter().filter(|j| j.verdict == crate::stats::Verdict::Withheld).count() as u32,
         expected_change_pct: expected,
         observed_change_pct: mean(|j| j.observed_change_pct),
+        round_trip_change_pct: Summary::of(&judged.iter().filter_map(|j| j.round_trip_change_pct).collect::<Vec<_>>()).map(|s| s.mean),
         spread_pct: spread,
         repeat_for_90pct,
     }
@@ -436,7 +466,12 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
             let off = (c.observed_change_pct / c.expected_change_pct - 1.0) * 100.0;
             out.push(Target {
                 target: format!("{what}: mean observed change within +-10% of the measured expected change at {}%", c.injected_pct),
-                value: format!("observed {:+.3}%, expected {:+.3}% ({off:+.1}% off)", c.observed_change_pct, c.expected_change_pct),
+                value: format!(
+                    "observed {:+.3}%, expected {:+.3}% ({off:+.1}% off){}",
+                    c.observed_change_pct,
+                    c.expected_change_pct,
+                    c.round_trip_change_pct.map_or(String::new(), |rt| format!("; longer round trips carry {rt:+.3}%"))
+                ),
                 met: off.abs() <= 10.0,
             });
         }
@@ -476,13 +511,13 @@ fn markdown(c: &Calibration) -> String {
         "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
     );
-    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | spread % | REPEAT for 90% |");
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for cell in &c.cells {
         let detected = if cell.injected_pct == 0.0 { format!("{} false alarms", cell.detected) } else { format!("{} slower", cell.detected) };
         let _ = writeln!(
             out,
-            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {:.2} | {} |",
+            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {} | {:.2} | {} |",
             label(cell.design, cell.metric),
             cell.sdk,
             cell.injected_pct,
@@ -490,6 +525,7 @@ fn markdown(c: &Calibration) -> String {
             cell.rounds,
             cell.expected_change_pct,
             cell.observed_change_pct,
+            cell.round_trip_change_pct.map_or("-".to_owned(), |rt| format!("{rt:+.3}%")),
             cell.spread_pct,
             match (cell.injected_pct == 0.0, cell.repeat_for_90pct) {
                 (true, _) => "-".to_owned(),
@@ -504,7 +540,7 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
     );
     out
 }
@@ -540,5 +576,21 @@ mod tests {
         let mut warm = injected(1000, 10, None);
         warm.runs[0].warmup = true;
         assert_eq!(expected_change_pct(&warm), 0.0);
+    }
+
+    #[test]
+    fn round_trips_longer_than_the_base_s_are_their_share_of_the_batch() {
+        // One paired process: the slowed arm's median round trip is 30 ns longer than the base's,
+        // against its median batch of 1000 ns: -3%.
+        let (mut base, mut slowed) = (injected(4000, 0, Some(vec![900; 4])), injected(4000, 40, Some(vec![1000, 1000, 1000, 5000])));
+        base.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(500);
+        slowed.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(530);
+        assert!((round_trip_change_pct(&base, &slowed).unwrap() + 3.0).abs() < 1e-12);
+        // Runs of other processes are not compared, and without round trips there is no share.
+        slowed.runs[0].order += 1;
+        assert_eq!(round_trip_change_pct(&base, &slowed), None);
+        slowed.runs[0].order -= 1;
+        slowed.runs[0].result.as_mut().unwrap().rtt_p50_ns = None;
+        assert_eq!(round_trip_change_pct(&base, &slowed), None);
     }
 }

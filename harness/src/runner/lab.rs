@@ -214,7 +214,7 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 elapsed_ns: a.elapsed_ns,
                 msgs_per_sec: a.msgs_per_sec,
                 injected_ns: a.injected_ns,
-                rtt_p50_ns: None,
+                rtt_p50_ns: a.rtt_p50_ns,
                 rtt_p99_ns: None,
                 rtt_p999_ns: None,
             };

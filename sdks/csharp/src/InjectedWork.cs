@@ -6,11 +6,12 @@ namespace Mintbench
     /// batch's messages times the per-message ns, measured, so the runner can see a known slowdown.</summary>
     public static class InjectedWork
     {
-        /// <summary>Spins until `ns` have passed; returns the spin's measured length in ns.</summary>
-        public static long Spin(long ns)
+        /// <summary>Spins until `ns` have passed since the batch's start (Stopwatch ticks); returns
+        /// the measured ns since that start, the call included.</summary>
+        public static long Spin(long startTicks, long ns)
         {
-            long start = Stopwatch.GetTimestamp();
-            long end = start;
+            long start = startTicks;
+            long end = Stopwatch.GetTimestamp();
             while (Clock.TicksToNs(end - start) < ns) end = Stopwatch.GetTimestamp();
             return Clock.TicksToNs(end - start);
         }

@@ -114,11 +114,11 @@ namespace Mintbench
                 return (int)Math.Min((long)settings.Batch, (long)settings.Messages - (long)batch * settings.Batch);
             }
 
-            /// <summary>Injects the arm's work, if any, then builds and sends one batch; returns the
-            /// spin's measured ns and the ticks at the send.</summary>
-            long Send(IBatchEncoder encoder, int arm, int count, out long sentTicks)
+            /// <summary>Injects the arm's work, if any, then builds and sends one batch that started
+            /// at `startTicks`; returns the injected work's measured ns and the ticks at the send.</summary>
+            long Send(IBatchEncoder encoder, int arm, int count, long startTicks, out long sentTicks)
             {
-                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(count * settings.InjectNs) : 0;
+                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(startTicks, count * settings.InjectNs) : 0;
                 int length = encoder.Encode(NextRequest++, session, NowMicros(), seq, count);
                 sentTicks = Stopwatch.GetTimestamp();
                 connection.Request(encoder.Frame, length);
@@ -135,7 +135,7 @@ namespace Mintbench
                 {
                     bool timed = batch >= settings.WarmupBatches;
                     if (batch == settings.WarmupBatches) windowStart = Stopwatch.GetTimestamp();
-                    long injected = Send(encoder, 0, Count(batch), out sent);
+                    long injected = Send(encoder, 0, Count(batch), Stopwatch.GetTimestamp(), out sent);
                     if (!timed) continue;
                     rttTicks[batch - settings.WarmupBatches] = Stopwatch.GetTimestamp() - sent;
                     arm.InjectedNs += injected;
@@ -163,7 +163,7 @@ namespace Mintbench
                     foreach (int arm in order.Next())
                     {
                         long start = Stopwatch.GetTimestamp(), sent;
-                        long injected = Send(encoders[arm], arm, count, out sent);
+                        long injected = Send(encoders[arm], arm, count, start, out sent);
                         long ns = Clock.TicksToNs(Stopwatch.GetTimestamp() - start);
                         if (block < settings.WarmupBatches) continue;
                         arms[arm].BatchNs[block - settings.WarmupBatches] = ns;

@@ -55,7 +55,7 @@ func (a *arm) send(c *conn, firstSeq uint64, count int, timed bool) error {
 	start := time.Now()
 	var injected time.Duration
 	if a.injectNs > 0 {
-		injected = spin(time.Duration(count) * a.injectNs)
+		injected = spin(start, time.Duration(count)*a.injectNs)
 	}
 	frame, err := a.encode(&c.req, firstSeq, count)
 	if err != nil {

@@ -203,11 +203,15 @@ func TestInjectedWorkIsMeasuredForTheChosenArm(t *testing.T) {
 	}
 }
 
-func TestSpinLastsAtLeastItsTime(t *testing.T) {
+func TestSpinLastsAtLeastItsTimeFromTheBatchStart(t *testing.T) {
 	start := time.Now()
-	spun := spin(time.Millisecond)
+	spun := spin(start, time.Millisecond)
 	if spun < time.Millisecond || spun > time.Since(start) {
 		t.Errorf("spun %s for 1ms, within %s", spun, time.Since(start))
+	}
+	// Time already past since the batch's start counts toward the target.
+	if spun := spin(time.Now().Add(-50*time.Millisecond), time.Millisecond); spun < 50*time.Millisecond {
+		t.Errorf("a start 50ms ago spun %s", spun)
 	}
 }
 

@@ -59,7 +59,7 @@ fn mint_loop(plan: &Plan<IdSource>, ids: &mut [Ids]) -> Recorder {
     let mut recorder = Recorder::new(plan);
     for batch in plan.schedule() {
         let start = Instant::now();
-        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         let arm = &mut ids[batch.arm];
         for _ in 0..batch.count {
             black_box(if arm.source() == IdSource::Sdk { iggy_common::random_id::get_uuid() } else { arm.next() });

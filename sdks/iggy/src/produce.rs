@@ -47,7 +47,7 @@ pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: 
     let mut next_seq = vec![0u64; partitions as usize];
     for batch in plan.schedule() {
         let start = Instant::now();
-        let injected_ns = plan.inject.spin(batch.arm, batch.count);
+        let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         let partition = batch.index % partitions as usize;
         let first_seq = next_seq[partition];
         next_seq[partition] += u64::from(batch.count);

@@ -9,10 +9,9 @@ export function wallClockMicros() {
 
 /**
  * Injected work (sdks/README.md, "Injected work"): spins on the monotonic clock until `ns` have
- * passed since the spin began. @returns {number} the spin's measured length in ns
+ * passed since the batch's `start` (monotonic ns). @returns {number} the measured ns since `start`
  */
-export function spin(ns) {
-  const start = monotonicNs();
+export function spin(start, ns) {
   const end = start + BigInt(ns);
   let now = start;
   while (now < end) now = monotonicNs();

@@ -65,7 +65,7 @@ public final class Producer {
                 for (int index : settings.paired() ? blockOrder.next() : ONE_ARM) {
                     Arm arm = arms.get(index);
                     long start = System.nanoTime();
-                    long injected = index == settings.injectArm() ? spin(count * settings.injectNs()) : 0;
+                    long injected = index == settings.injectArm() ? spin(start, count * settings.injectNs()) : 0;
                     FrameWriter frame = arm.batches.build(request, session, nowMicros(), seq, count);
                     long sent = System.nanoTime();
                     connection.request(frame, request, Operation.SEND_MESSAGES);
@@ -107,12 +107,15 @@ public final class Producer {
         return arms;
     }
 
-    /** Injected work: spins on the monotonic clock for {@code nanos} and returns how long it really spun. */
-    static long spin(long nanos) {
+    /**
+     * Injected work: spins on the monotonic clock until {@code nanos} have passed since the batch's
+     * {@code start}, and returns how long that really took (the call included, so none of the
+     * injected work goes unmeasured).
+     */
+    static long spin(long start, long nanos) {
         if (nanos == 0) {
             return 0;
         }
-        long start = System.nanoTime();
         long now;
         do {
             now = System.nanoTime();

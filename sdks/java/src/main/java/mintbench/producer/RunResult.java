@@ -26,8 +26,7 @@ record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos, lo
 
     private Map<String, Object> oneArmLine() {
         Arm arm = arms.get(0);
-        long[] sorted = arm.roundTripNanos.clone();
-        Arrays.sort(sorted);
+        long[] sorted = sortedRoundTrips(arm);
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("sdk", "java");
         line.put("msg_id", arm.msgId);
@@ -64,11 +63,18 @@ record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos, lo
             entry.put("elapsed_ns", arm.elapsedNanos());
             entry.put("msgs_per_sec", perSecond(arm.elapsedNanos()));
             entry.put("injected_ns", arm.injectedNanos);
+            entry.put("rtt_p50_ns", percentile(sortedRoundTrips(arm), 0.50));
             entry.put("batch_ns", arm.batchNanos);
             entries.add(entry);
         }
         line.put("arms", entries);
         return line;
+    }
+
+    private static long[] sortedRoundTrips(Arm arm) {
+        long[] sorted = arm.roundTripNanos.clone();
+        Arrays.sort(sorted);
+        return sorted;
     }
 
     private long timedMessages() {

@@ -128,9 +128,13 @@ class ProducerTest {
     }
 
     @Test
-    void spinLastsAtLeastItsLengthAndZeroReadsNoClock() {
-        assertEquals(0, Producer.spin(0));
-        assertTrue(Producer.spin(50_000) >= 50_000);
+    void spinLastsAtLeastItsLengthFromTheBatchStartAndZeroReadsNoClock() {
+        long start = System.nanoTime();
+        assertEquals(0, Producer.spin(start, 0));
+        assertTrue(Producer.spin(start, 50_000) >= 50_000);
+        // Time already past since the batch's start counts toward the target.
+        long longAgo = System.nanoTime() - 50_000_000;
+        assertTrue(Producer.spin(longAgo, 50_000) >= 50_000_000);
     }
 
     @Test

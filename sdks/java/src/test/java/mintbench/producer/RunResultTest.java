@@ -46,13 +46,14 @@ class RunResultTest {
         env.putAll(Map.of("SEED", "18446744073709551615", "MESSAGES", "30", "SEND_PATH", "faithful"));
         ProducerSettings settings = ProducerSettings.fromEnvironment(env);
         JsonNode line = parse(new RunResult(settings,
-                List.of(arm("uuid", new long[] {400, 600}, new long[2]), arm("fast", new long[] {100, 100}, new long[2])),
+                List.of(arm("uuid", new long[] {400, 600}, new long[] {300, 200}), arm("fast", new long[] {100, 100}, new long[2])),
                 0, 5));
         assertEquals("[sdk, paired, seed, send_path, messages, warmup, blocks, arms]", fieldNames(line));
         assertEquals("18446744073709551615", line.get("seed").asText());
         assertEquals(2, line.get("blocks").asLong());
         JsonNode uuid = line.get("arms").get(0);
-        assertEquals("[msg_id, timed_messages, elapsed_ns, msgs_per_sec, injected_ns, batch_ns]", fieldNames(uuid));
+        assertEquals("[msg_id, timed_messages, elapsed_ns, msgs_per_sec, injected_ns, rtt_p50_ns, batch_ns]", fieldNames(uuid));
+        assertEquals(200, uuid.get("rtt_p50_ns").asLong());
         assertEquals("uuid", uuid.get("msg_id").asText());
         assertEquals(20, uuid.get("timed_messages").asLong());
         assertEquals(1000, uuid.get("elapsed_ns").asLong());
