@@ -38,5 +38,8 @@ if [ "${#sdks[@]}" -eq 0 ]; then
   echo "error: harness run --dry-run named no SDK rows to set up" >&2
   exit 1
 fi
-bash scripts/setup.sh "${sdks[@]}" >&2
+# The Rust row (the control's) was set up above, to build the harness.
+rest=()
+for sdk in "${sdks[@]}"; do [ "$sdk" = rust ] || rest+=("$sdk"); done
+if [ "${#rest[@]}" -gt 0 ]; then bash scripts/setup.sh "${rest[@]}" >&2; fi
 exec target/release/harness run "$@"

@@ -91,10 +91,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => match unreadable_value(&e) {
-            Some(line) => {
-                eprintln!("error: {line}");
-                return ExitCode::FAILURE;
-            }
+            Some(line) => return harness::exit_code(Err(anyhow::anyhow!(line))),
             None => e.exit(),
         },
     };

@@ -19,3 +19,26 @@ fn counting_runs_are_sized_from_the_workload_and_shown_without_a_terminal() {
     assert!(line.contains(" syscalls/msg, ") && line.ends_with(" getrandom/1000 IDs"), "{line}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_paired_run_counts_its_arms_but_not_their_twin_and_ends_complete() {
+    if !harness::runner::syscalls::strace_available() {
+        eprintln!("SKIPPED: strace is not installed");
+        return;
+    }
+    let dir = scratch("counts-paired");
+    let out = harness()
+        .args(["run", "--repeat", "1", "--messages", "20000", "--msg-id", "uuid,fast", "--paired", "1", "--name", "p", "--format", "md"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The control's two arms and the paired process, a warm-up and a timed run each (6), then
+    // two runs under strace for uuid and for fast, none for uuid's A/A twin.
+    assert!(stderr.contains("runs 9-10/10 rust fast under strace"), "{stderr}");
+    assert!(!stderr.contains("twin) under strace"), "{stderr}");
+    let md = std::fs::read_to_string(dir.join("p.md")).unwrap();
+    assert!(md.contains("Complete: 10 of 10 runs."), "{md}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

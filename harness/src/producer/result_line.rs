@@ -240,7 +240,10 @@ mod tests {
         assert_eq!((r.arms[0].msg_id.as_str(), r.arms[1].msg_id.as_str()), ("b", "a"));
         assert_eq!(r.arms[1].batch_ns, [2001, 3001]);
         assert_eq!((r.arms[1].timed_messages, r.arms[1].elapsed_ns, r.arms[1].injected_ns), (1500, 5002, 6));
+        // Each batch was sent 1 ns after its start: round trips of 2000 and 3000 ns.
+        assert_eq!(r.arms[1].rtt_p50_ns, Some(2000));
         let json = serde_json::to_string(&line).unwrap();
+        assert!(json.contains(r#""injected_ns":6,"rtt_p50_ns":2000,"batch_ns":[2001,3001]}"#), "{json}");
         assert!(json.starts_with(r#"{"sdk":"test","paired":true,"seed":"18446744073709551615","send_path":"lean","messages":2500,"warmup":1000,"blocks":2,"arms":[{"msg_id":"b","timed_messages":1500,"#), "{json}");
         assert_eq!(serde_json::from_str::<ResultLine>(&json).unwrap(), line);
     }

@@ -161,6 +161,12 @@ impl RunRecord {
 }
 
 impl Arm {
+    /// Whether COUNTS gives this arm its two runs under strace: not a control arm (its counts are
+    /// not the question) nor a twin (its counts are its base arm's).
+    pub fn counted(&self) -> bool {
+        self.control.is_none() && !self.twin
+    }
+
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
         Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0, runs: Vec::new(), syscalls: None }
     }
