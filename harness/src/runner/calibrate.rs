@@ -114,7 +114,8 @@ struct Cell {
     /// Rounds judged `slower` (for 0%: false alarms, rounds judged faster or slower).
     detected: u32,
     withheld: u32,
-    /// The mean over rounds of the change the injected time accounts for: -injected / elapsed.
+    /// The mean over rounds of the change the injected time accounts for, in the statistic the
+    /// design estimates (`expected_change_pct`).
     expected_change_pct: f64,
     observed_change_pct: f64,
     /// Paired, where the producer reports round trips per arm: the mean over rounds of the part of
