@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::analysis::Analysis;
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome};
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord};
 use super::report::atomic_write;
 use super::run::{plan, run_step};
 use super::sdk;
@@ -394,17 +394,16 @@ fn expected_change_pct(arm: &Arm) -> f64 {
 /// this kind of machine a longer idle wait is a slower wake-up, so a slowdown costs more than the
 /// time it spun; this shows how much. None where the producer reports no round trip per arm.
 fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
-    let timed = |arm: &Arm| -> Vec<(usize, u64, f64)> {
-        arm.runs
-            .iter()
-            .filter(|r| !r.warmup)
-            .filter_map(|r| Some((r.order, r.result.as_ref()?.rtt_p50_ns?, median_batch(r.batch_ns.as_deref().filter(|b| !b.is_empty())?))))
-            .collect()
-    };
-    let base = timed(base);
-    let changes: Vec<f64> = timed(after)
-        .into_iter()
-        .filter_map(|(order, rtt, batch)| base.iter().find(|b| b.0 == order).map(|b| -100.0 * (rtt as f64 - b.1 as f64) / batch))
+    let rtt = |r: &RunRecord| r.result.as_ref()?.rtt_p50_ns;
+    let changes: Vec<f64> = after
+        .runs
+        .iter()
+        .filter(|r| !r.warmup)
+        .filter_map(|r| {
+            let same_process = base.runs.iter().find(|b| !b.warmup && b.order == r.order)?;
+            let batch = median_batch(r.batch_ns.as_deref().filter(|b| !b.is_empty())?);
+            Some(-100.0 * (rtt(r)? as f64 - rtt(same_process)? as f64) / batch)
+        })
         .collect();
     Summary::of(&changes).map(|s| s.mean)
 }

@@ -8,9 +8,8 @@ namespace Mintbench
     {
         /// <summary>Spins until `ns` have passed since the batch's start (Stopwatch ticks); returns
         /// the measured ns since that start, the call included.</summary>
-        public static long Spin(long startTicks, long ns)
+        public static long Spin(long start, long ns)
         {
-            long start = startTicks;
             long end = Stopwatch.GetTimestamp();
             while (Clock.TicksToNs(end - start) < ns) end = Stopwatch.GetTimestamp();
             return Clock.TicksToNs(end - start);
