@@ -48,11 +48,12 @@ class _Sender:
         """Messages in batch (or block) `batch`: the last may be shorter."""
         return min(self.settings.batch, self.settings.messages - batch * self.settings.batch)
 
-    def send(self, arm, count, mint, started):
+    def send(self, arm, count, mint, started=None):
         """Injects the arm's work if it has some, builds and sends one batch that started at
-        `started`; returns the injected work's measured ns and the clock at the send."""
+        `started` (None: now, the clock read only when there is work to inject); returns the
+        injected work's measured ns and the clock at the send."""
         settings = self.settings
-        injected = spin(started, count * settings.inject_ns) if (
+        injected = spin(clock() if started is None else started, count * settings.inject_ns) if (
             settings.inject_ns and arm == settings.inject_arm) else 0
         frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq, count, mint)
         sent = clock()
@@ -78,12 +79,12 @@ def _produce(connection, settings, mints):
 
 def _one_arm(sender, settings, mint):
     for batch in range(settings.warmup_batches):
-        sender.send(0, sender.count(batch), mint, clock())
+        sender.send(0, sender.count(batch), mint)
     # Like the Rust reference, the window opens before the first timed batch is built.
     started = clock()
     round_trips, injected_ns = [], 0
     for batch in range(settings.warmup_batches, settings.total_batches):
-        injected, sent = sender.send(0, sender.count(batch), mint, clock())
+        injected, sent = sender.send(0, sender.count(batch), mint)
         round_trips.append(clock() - sent)
         injected_ns += injected
     elapsed_ns = clock() - started

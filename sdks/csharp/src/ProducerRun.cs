@@ -115,10 +115,11 @@ namespace Mintbench
             }
 
             /// <summary>Injects the arm's work, if any, then builds and sends one batch that started
-            /// at `startTicks`; returns the injected work's measured ns and the ticks at the send.</summary>
-            long Send(IBatchEncoder encoder, int arm, int count, long startTicks, out long sentTicks)
+            /// at `startTicks` (null: now, the clock read only when there is work to inject);
+            /// returns the injected work's measured ns and the ticks at the send.</summary>
+            long Send(IBatchEncoder encoder, int arm, int count, long? startTicks, out long sentTicks)
             {
-                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(startTicks, count * settings.InjectNs) : 0;
+                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(startTicks ?? Stopwatch.GetTimestamp(), count * settings.InjectNs) : 0;
                 int length = encoder.Encode(NextRequest++, session, NowMicros(), seq, count);
                 sentTicks = Stopwatch.GetTimestamp();
                 connection.Request(encoder.Frame, length);
@@ -135,7 +136,7 @@ namespace Mintbench
                 {
                     bool timed = batch >= settings.WarmupBatches;
                     if (batch == settings.WarmupBatches) windowStart = Stopwatch.GetTimestamp();
-                    long injected = Send(encoder, 0, Count(batch), Stopwatch.GetTimestamp(), out sent);
+                    long injected = Send(encoder, 0, Count(batch), null, out sent);
                     if (!timed) continue;
                     rttTicks[batch - settings.WarmupBatches] = Stopwatch.GetTimestamp() - sent;
                     arm.InjectedNs += injected;
