@@ -28,6 +28,7 @@ pub struct ArmAnalysis {
     /// The median over runs of the producer process's user + system ns per message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_ns_per_msg: Option<f64>,
+    pub steal_pct: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -122,6 +123,7 @@ impl Analysis {
                 alloc_bytes_per_msg: a.alloc_bytes_per_msg(),
                 syscalls: a.syscalls,
                 cpu_ns_per_msg: a.cpu_ns_per_msg(),
+                steal_pct: a.steal_pct(),
             })
             .collect();
         let control_arm = |c| arms.iter().position(|a| a.control == Some(c));

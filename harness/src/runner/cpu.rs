@@ -1,5 +1,6 @@
 //! A producer's CPU time: waiting for it with wait4(2) returns its user and system time, those
 //! of the children it waited for included (a wrapper script's JVM, say), with its exit status.
+//! And the machine's: how much of it the hypervisor took while a run ran (steal).
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
@@ -46,9 +47,48 @@ fn wait4(pid: u32, options: libc::c_int) -> io::Result<Option<Ended>> {
     }
 }
 
+/// The machine's CPU time from the first line of /proc/stat, in clock ticks: what the
+/// hypervisor took from this guest (steal) and all of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MachineTicks {
+    steal: u64,
+    total: u64,
+}
+
+impl MachineTicks {
+    /// Now; None where /proc/stat is not there or not Linux's.
+    pub fn now() -> Option<MachineTicks> {
+        MachineTicks::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// `cpu user nice system idle iowait irq softirq steal [guest guest_nice]`: guest time is
+    /// already inside user, so the total is the first eight.
+    fn parse(stat: &str) -> Option<MachineTicks> {
+        let fields: Vec<u64> = stat.lines().next()?.strip_prefix("cpu ")?.split_whitespace().take(8).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+        (fields.len() == 8).then(|| MachineTicks { steal: fields[7], total: fields.iter().sum() })
+    }
+
+    /// The share (%) of the machine's CPU time since `earlier` that the hypervisor took.
+    pub fn steal_pct_since(&self, earlier: &MachineTicks) -> Option<f64> {
+        let total = self.total.checked_sub(earlier.total).filter(|t| *t > 0)?;
+        Some(100.0 * self.steal.saturating_sub(earlier.steal) as f64 / total as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steal_is_its_share_of_all_the_machine_s_ticks_between_two_readings() {
+        let before = MachineTicks::parse("cpu  100 0 50 800 10 0 5 35 7 0\ncpu0 1 2 3\n").unwrap();
+        assert_eq!(before, MachineTicks { steal: 35, total: 1000 });
+        let after = MachineTicks::parse("cpu  130 0 60 855 10 0 5 40 9 0\n").unwrap();
+        assert_eq!(after.steal_pct_since(&before), Some(5.0));
+        assert_eq!(before.steal_pct_since(&before), None, "no time passed");
+        assert_eq!(MachineTicks::parse("cpu0 1 2 3 4 5 6 7 8\n"), None, "not the machine's line");
+        assert_eq!(MachineTicks::parse("cpu  1 2 3\n"), None, "too few fields");
+    }
     use std::process::Command;
 
     #[test]

@@ -80,15 +80,18 @@ impl Lab {
             env.push(("SERVER", sink.addr.to_string()));
         }
         let before = sink.map(Sink::counts).unwrap_or_default();
+        let ticks = cpu::MachineTicks::now();
         let outcomes = match run_once(command, &env, Duration::from_secs(settings.timeout_s)) {
             Err(why) => arms.iter().map(|_| Outcome::Failed(why.clone())).collect(),
             Ok((line, cpu)) => {
                 // The process's CPU time over every message it sent, warm-up and every arm included.
                 let cpu_ns_per_msg = cpu.map(|c| c.as_nanos() as f64 / (size.messages * arms.len() as u64) as f64);
-                let mut outcomes = if arms.len() == 1 { vec![check_result_line(&line, size, &msg_ids[0])] } else { check_paired_line(&line, size, &msg_ids) };
+                let steal_pct = ticks.zip(cpu::MachineTicks::now()).and_then(|(before, after)| after.steal_pct_since(&before));
+                let mut outcomes = if arms.len() == 1 { vec![check_result_line(&line, size, msg_ids[0])] } else { check_paired_line(&line, size, &msg_ids) };
                 for o in &mut outcomes {
                     if let Outcome::Ok(m) = o {
                         m.cpu_ns_per_msg = cpu_ns_per_msg;
+                        m.steal_pct = steal_pct;
                     }
                 }
                 outcomes
@@ -176,7 +179,7 @@ fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
     if !(result.msgs_per_sec.is_finite() && result.msgs_per_sec > 0.0) {
         return Outcome::Failed(format!("result line reports {} msgs/s", result.msgs_per_sec));
     }
-    Outcome::Ok(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None })
+    Outcome::Ok(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None, steal_pct: None })
 }
 
 /// A paired result line (sdks/README.md), if it answers the run asked for: one outcome per arm.
@@ -218,7 +221,7 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 rtt_p99_ns: None,
                 rtt_p999_ns: None,
             };
-            Outcome::Ok(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None })
+            Outcome::Ok(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None, steal_pct: None })
         })
         .collect()
 }

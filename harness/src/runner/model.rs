@@ -62,6 +62,10 @@ pub struct RunRecord {
     /// The process's user + system time over every message it sent (all its arms, warm-up included).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_ns_per_msg: Option<f64>,
+    /// The share (%) of the whole machine's CPU time that the hypervisor took (steal) while the
+    /// process ran: noise from outside this machine, which no design here removes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steal_pct: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
     /// What the sink counted during this run (absent in mint mode).
@@ -83,6 +87,7 @@ pub struct Measured {
     /// Paired mode: the process's seed and this arm's batch times (sdks/README.md).
     pub paired: Option<(u64, Vec<u64>)>,
     pub cpu_ns_per_msg: Option<f64>,
+    pub steal_pct: Option<f64>,
 }
 
 /// The figure a cross-process verdict compares.
@@ -143,12 +148,13 @@ impl fmt::Display for Warning {
 
 impl RunRecord {
     pub fn new(order: usize, round: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
-        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, cpu_ns_per_msg: None, failed: None, sink };
+        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, cpu_ns_per_msg: None, steal_pct: None, failed: None, sink };
         match outcome {
             Outcome::Ok(m) => {
                 record.result = Some(m.result);
                 record.alloc_bytes_per_msg = m.alloc_bytes_per_msg;
                 record.cpu_ns_per_msg = m.cpu_ns_per_msg;
+                record.steal_pct = m.steal_pct;
                 if let Some((seed, batch_ns)) = m.paired {
                     record.seed = Some(seed.to_string());
                     record.batch_ns = Some(batch_ns);
@@ -225,6 +231,12 @@ impl Arm {
         median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.cpu_ns_per_msg).collect())
     }
 
+    /// The mean over timed runs of the hypervisor's share of the machine's CPU time.
+    pub fn steal_pct(&self) -> Option<f64> {
+        let steal: Vec<f64> = self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect();
+        (!steal.is_empty()).then(|| steal.iter().sum::<f64>() / steal.len() as f64)
+    }
+
     /// The samples of the timed runs, in run order.
     pub fn samples(&self) -> Vec<f64> {
         self.timed_samples().map(|(_, v)| v).collect()
@@ -287,6 +299,7 @@ pub mod fixtures {
                 seed: None,
                 batch_ns: None,
                 cpu_ns_per_msg: None,
+                steal_pct: None,
                 failed: None,
                 sink: None,
             })

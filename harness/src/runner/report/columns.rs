@@ -47,6 +47,7 @@ pub fn measured(mode: Mode) -> Vec<Column> {
     out.push(column("getrandom/1000 IDs".into(), |a| counts(a, |c| c.getrandom_per_1000_ids, 2)));
     out.push(column(format!("alloc B/{per}"), |a| fixed(a.alloc_bytes_per_msg, 1)));
     out.push(column(format!("CPU ns/{per}"), |a| fixed(a.cpu_ns_per_msg, 1)));
+    out.push(column("steal %".into(), |a| fixed(a.steal_pct, 1)));
     out
 }
 
@@ -60,10 +61,10 @@ mod tests {
 
     #[test]
     fn a_mint_run_has_no_network_columns_and_counts_per_id() {
-        assert_eq!(headers(Mode::Mint), ["syscalls/ID", "getrandom/1000 IDs", "alloc B/ID", "CPU ns/ID"]);
+        assert_eq!(headers(Mode::Mint), ["syscalls/ID", "getrandom/1000 IDs", "alloc B/ID", "CPU ns/ID", "steal %"]);
         assert_eq!(
             headers(Mode::Producer),
-            ["batch RTT p50, us", "p99, us", "p99.9, us", "syscalls/msg", "sends/batch", "recvs/batch", "getrandom/1000 IDs", "alloc B/msg", "CPU ns/msg"]
+            ["batch RTT p50, us", "p99, us", "p99.9, us", "syscalls/msg", "sends/batch", "recvs/batch", "getrandom/1000 IDs", "alloc B/msg", "CPU ns/msg", "steal %"]
         );
     }
 }

@@ -186,7 +186,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             }
         }
     }
-    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some() || x.cpu_ns_per_msg.is_some()).collect();
+    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some() || x.cpu_ns_per_msg.is_some() || x.steal_pct.is_some()).collect();
     if !measured.is_empty() {
         let columns = columns::measured(w.settings.mode);
         let _ = writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
