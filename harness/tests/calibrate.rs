@@ -23,6 +23,8 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
         // Paired, every slowed level's processes carry an A/A twin: 2 rounds x 2 levels trials.
         let paired_aa = c["design"] == "paired" && c["injected_pct"] == 0.0;
         assert_eq!((c["sdk"].as_str(), c["rounds"].as_u64()), (Some("rust"), Some(if paired_aa { 4 } else { 2 })), "{c}");
+        // There, the copy is judged by the whole rule; the twin's own test is counted apart.
+        assert_eq!(c["twin_alarms"].is_u64(), paired_aa, "{c}");
         for key in ["detected", "expected_change_pct", "observed_change_pct"] {
             assert!(!c[key].is_null(), "{key} in {c}");
         }
@@ -34,7 +36,7 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
     let command = json["command"].as_str().unwrap();
     assert!(command.contains("calibrate --design paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
-    assert!(md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("| processes | rust | 5% |") && md.contains("| processes (cpu) | rust | 5% |"), "{md}");
+    assert!(md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("(twin's own test: ") && md.contains("| processes | rust | 5% |") && md.contains("| processes (cpu) | rust | 5% |"), "{md}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
+use statrs::statistics::Statistics;
 
 use super::analysis::Analysis;
 use super::lab::Lab;
@@ -113,6 +114,10 @@ struct Cell {
     rounds: u32,
     /// Rounds judged `slower` (for 0%: false alarms, rounds judged faster or slower).
     detected: u32,
+    /// Paired, at 0%: the trials in which the twin's own test alone (p < ALPHA) saw a change.
+    /// A verdict needs more (a change beyond the twin), so this is not a false-alarm count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    twin_alarms: Option<u32>,
     withheld: u32,
     /// The mean over rounds of the change the injected time accounts for, in the statistic the
     /// design estimates (`expected_change_pct`).
@@ -127,6 +132,11 @@ struct Cell {
     spread_pct: f64,
     /// REPEAT at which TARGET_POWER of rounds would detect the expected change.
     repeat_for_90pct: Option<u32>,
+    /// Processes: the means over rounds of `Steal`'s two figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steal_pct: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steal_r: Option<f64>,
 }
 
 /// One round's judgement of one level.
@@ -137,14 +147,53 @@ struct Judged {
     sdk: String,
     round: u32,
     injected_pct: f64,
+    /// The in-process twin judged alone against the base (paired), not a copy.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    twin: bool,
     expected_change_pct: f64,
     observed_change_pct: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     round_trip_change_pct: Option<f64>,
     verdict: crate::stats::Verdict,
     spread_pct: f64,
+    #[serde(flatten)]
+    steal: Steal,
     #[serde(skip_serializing_if = "Option::is_none")]
     failed: Option<String>,
+}
+
+/// Processes: how much of the runs' spread the hypervisor's steal carries. A paired block's arms
+/// share it, so it is not read there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+struct Steal {
+    /// The mean share (%) of the machine's CPU time stolen while the two compared arms' runs ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steal_pct: Option<f64>,
+    /// The correlation of each run's steal with its figure's log over its arm's mean log, the two
+    /// arms pooled: near -1, the runs the hypervisor took from are the slow ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steal_r: Option<f64>,
+}
+
+impl Steal {
+    fn of(arms: [&Arm; 2]) -> Steal {
+        let mut points: Vec<(f64, f64)> = Vec::new();
+        for arm in arms {
+            let runs: Vec<(f64, f64)> = arm
+                .timed_samples()
+                .filter_map(|(order, v)| Some((arm.runs.iter().find(|r| r.order == order)?.steal_pct?, v.ln())))
+                .collect();
+            let mean = runs.iter().map(|(_, l)| l).sum::<f64>() / runs.len().max(1) as f64;
+            points.extend(runs.iter().map(|&(s, l)| (s, l - mean)));
+        }
+        if points.is_empty() {
+            return Steal::default();
+        }
+        let steal_pct = Some(points.iter().map(|(s, _)| s).sum::<f64>() / points.len() as f64);
+        let (s, d): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
+        let r = s.iter().covariance(d.iter()) / (s.iter().std_dev() * d.iter().std_dev());
+        Steal { steal_pct, steal_r: r.is_finite().then_some(r) }
+    }
 }
 
 #[derive(Serialize)]
@@ -212,7 +261,11 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                 eprintln!(
                     "calibrate {sdk} {}: round {round}/{rounds}: {}",
                     design_name(design),
-                    round_rows.iter().map(|j| format!("+{}%: {:+.2}% (expected {:+.2}%) {}", j.injected_pct, j.observed_change_pct, j.expected_change_pct, j.verdict.label())).collect::<Vec<_>>().join(", ")
+                    round_rows
+                        .iter()
+                        .map(|j| format!("{}: {:+.2}% (expected {:+.2}%) {}", if j.twin { "twin".into() } else { format!("+{}%", j.injected_pct) }, j.observed_change_pct, j.expected_change_pct, j.verdict.label()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 rows.extend(round_rows);
             }
@@ -290,9 +343,11 @@ fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str) -> anyhow::Res
 }
 
 /// One round: the arms run and judged as the design says; one judgement per level (0% first).
-/// Paired, each slowed copy runs in processes of its own with the base and the base's twin (a
-/// producer injects into one arm of a process); each set's twin is an A/A trial of its own, on
-/// REPEAT processes no other trial shares, so a round holds one A/A trial per slowed level.
+/// Paired, each slowed copy runs in processes of its own with the base, the base's twin and an
+/// identical copy (a producer injects into one arm of a process). The copy is judged as any arm
+/// is, by `harness run`'s whole rule (p < ALPHA and a change beyond the twin): an A/A trial of
+/// its own on REPEAT processes no other trial shares, so a round holds one per slowed level. The
+/// twin's own test is judged too, apart, for what it alone would have said.
 /// Processes: every arm on its own, with the cross-process A/A control.
 fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, u64)], round: u32) -> anyhow::Result<Vec<Judged>> {
     let seed = settings.seed ^ u64::from(round).wrapping_mul(0x2545_F491_4F6C_DD1D);
@@ -319,10 +374,11 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
                 twin.twin = true;
                 let mut slowed = Arm::new(sdk, base_msg_id(sdk), None);
                 slowed.inject_ns = ns;
-                let arms = vec![Arm::new(sdk, base_msg_id(sdk), None), twin, slowed];
+                let arms = vec![Arm::new(sdk, base_msg_id(sdk), None), twin, Arm::new(sdk, base_msg_id(sdk), None), slowed];
                 let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, arms);
                 out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
-                out.push(judge(&arms, 0, 2, design, sdk, round, k));
+                out.push(judge(&arms, 0, 2, design, sdk, round, 0.0));
+                out.push(judge(&arms, 0, 3, design, sdk, round, k));
             }
             Ok(out)
         }
@@ -356,11 +412,13 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         sdk: sdk.to_owned(),
         round,
         injected_pct: k,
+        twin: arms[after].twin,
         expected_change_pct: expected_change_pct(&arms[after]),
         observed_change_pct: row.map_or(f64::NAN, |r| r.comparison.change_pct),
         round_trip_change_pct: round_trip_change_pct(&arms[base], &arms[after]),
         verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
         spread_pct,
+        steal: if design == Design::Processes { Steal::of([&arms[base], &arms[after]]) } else { Steal::default() },
         failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
     }
 }
@@ -413,7 +471,9 @@ fn median_batch(batch_ns: &[u64]) -> f64 {
 }
 
 fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
-    let judged: Vec<&Judged> = rows.iter().filter(|j| j.metric == metric && j.injected_pct == k && j.failed.is_none()).collect();
+    let at_level = |j: &&Judged| j.metric == metric && j.injected_pct == k && j.failed.is_none();
+    let judged: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| !j.twin).collect();
+    let twins: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| j.twin).collect();
     let n = judged.len().max(1) as f64;
     let mean = |f: fn(&Judged) -> f64| judged.iter().map(|j| f(j)).filter(|v| v.is_finite()).sum::<f64>() / n;
     let detected = judged.iter().filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower }).count() as u32;
@@ -434,13 +494,20 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows:
         inject_ns,
         rounds: judged.len() as u32,
         detected,
+        twin_alarms: (!twins.is_empty()).then(|| twins.iter().filter(|j| j.verdict.is_significant()).count() as u32),
         withheld: judged.iter().filter(|j| j.verdict == crate::stats::Verdict::Withheld).count() as u32,
         expected_change_pct: expected,
         observed_change_pct: mean(|j| j.observed_change_pct),
-        round_trip_change_pct: Summary::of(&judged.iter().filter_map(|j| j.round_trip_change_pct).collect::<Vec<_>>()).map(|s| s.mean),
+        round_trip_change_pct: mean_of(judged.iter().filter_map(|j| j.round_trip_change_pct)),
         spread_pct: spread,
         repeat_for_90pct,
+        steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)),
+        steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)),
     }
+}
+
+fn mean_of(values: impl Iterator<Item = f64>) -> Option<f64> {
+    Summary::of(&values.collect::<Vec<_>>()).map(|s| s.mean)
 }
 
 /// The targets the project set for this machine, read from the cells that exist.
@@ -453,13 +520,13 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
         let value = format!("{} of {} rounds ({:.0}%) at REPEAT={repeat}", c.detected, c.rounds, rate * 100.0);
         let push = |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
-            (_, k) if k == 0.0 => {
+            (_, 0.0) => {
                 let min_rounds = if c.design == Design::Paired { 40 } else { 20 };
                 push(&mut out, format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"), at10 && c.rounds >= min_rounds && rate <= 0.05);
             }
-            (Design::Paired, k) if k == 1.0 => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
-            (Design::Paired, k) if k == 0.5 => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
-            (Design::Processes, k) if k == 5.0 => push(&mut out, format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            (Design::Paired, 1.0) => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            (Design::Paired, 0.5) => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
+            (Design::Processes, 5.0) => push(&mut out, format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
             _ => {}
         }
         if c.design == Design::Paired && [1.0, 2.0, 5.0].contains(&c.injected_pct) {
@@ -511,13 +578,17 @@ fn markdown(c: &Calibration) -> String {
         "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
     );
-    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% |");
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     for cell in &c.cells {
-        let detected = if cell.injected_pct == 0.0 { format!("{} false alarms", cell.detected) } else { format!("{} slower", cell.detected) };
+        let detected = match (cell.injected_pct == 0.0, cell.twin_alarms) {
+            (true, Some(t)) => format!("{} false alarms (twin's own test: {t})", cell.detected),
+            (true, None) => format!("{} false alarms", cell.detected),
+            (false, _) => format!("{} slower", cell.detected),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {} | {:.2} | {} |",
+            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {} | {:.2} | {} | {} |",
             label(cell.design, cell.metric),
             cell.sdk,
             cell.injected_pct,
@@ -531,6 +602,11 @@ fn markdown(c: &Calibration) -> String {
                 (true, _) => "-".to_owned(),
                 (false, Some(n)) => n.to_string(),
                 (false, None) => format!("reached at {}", s.repeat),
+            },
+            match (cell.steal_pct, cell.steal_r) {
+                (Some(pct), Some(r)) => format!("{pct:.2} ({r:+.2})"),
+                (Some(pct), None) => format!("{pct:.2}"),
+                _ => "-".to_owned(),
             }
         );
     }
@@ -540,7 +616,7 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. Every judgement is in the JSON beside this file."
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction. The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes, which also carry the twin), so the 0% row counts trials. \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \"Steal %\" (processes) is the share of the whole machine's CPU time that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. Every judgement is in the JSON beside this file."
     );
     out
 }
@@ -549,6 +625,7 @@ fn markdown(c: &Calibration) -> String {
 mod tests {
     use super::*;
     use crate::runner::model::fixtures;
+    use crate::stats::Verdict;
 
     fn injected(elapsed_ns: u64, injected_ns: u64, batch_ns: Option<Vec<u64>>) -> Arm {
         let mut arm = fixtures::arm("rust", "fast", None, (1, 1), &[1.0]);
@@ -576,6 +653,61 @@ mod tests {
         let mut warm = injected(1000, 10, None);
         warm.runs[0].warmup = true;
         assert_eq!(expected_change_pct(&warm), 0.0);
+    }
+
+    fn judged(twin: bool, injected_pct: f64, verdict: Verdict) -> Judged {
+        Judged {
+            design: Design::Paired,
+            metric: Metric::Wall,
+            sdk: "rust".into(),
+            round: 1,
+            injected_pct,
+            twin,
+            expected_change_pct: 0.0,
+            observed_change_pct: 0.0,
+            round_trip_change_pct: None,
+            verdict,
+            spread_pct: 0.2,
+            steal: Steal::default(),
+            failed: None,
+        }
+    }
+
+    #[test]
+    fn the_a_a_row_counts_the_copies_false_alarms_and_the_twins_apart() {
+        use Verdict::{Faster, Noise, Slower, Withheld};
+        // Three trials: the copies' verdicts (one false alarm) and their twins' own tests (two
+        // alarms, one of which withheld its copy's verdict); a slowed level beside them.
+        let rows = [
+            judged(true, 0.0, Slower),
+            judged(false, 0.0, Withheld),
+            judged(true, 0.0, Faster),
+            judged(false, 0.0, Noise),
+            judged(true, 0.0, Noise),
+            judged(false, 0.0, Slower),
+            judged(false, 1.0, Slower),
+        ];
+        let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0, &rows);
+        assert_eq!((aa.rounds, aa.detected, aa.withheld, aa.twin_alarms), (3, 1, 1, Some(2)));
+        let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2, &rows);
+        assert_eq!((slowed.rounds, slowed.detected, slowed.twin_alarms), (1, 1, None));
+    }
+
+    #[test]
+    fn steal_is_read_against_each_arm_s_own_mean() {
+        // Within each arm, the run the hypervisor took 4% from is the slow one; the arms differ
+        // by 2x, which is not steal's doing and must not enter the correlation.
+        let mut base = fixtures::arm("rust", "fast", None, (1, 2), &[100.0, 90.0, 100.0]);
+        let mut slowed = fixtures::arm("rust", "fast", None, (2, 2), &[50.0, 50.0, 45.0]);
+        for (arm, steal) in [(&mut base, [0.0, 4.0, 0.0]), (&mut slowed, [0.0, 0.0, 4.0])] {
+            arm.runs.iter_mut().zip(steal).for_each(|(r, s)| r.steal_pct = Some(s));
+        }
+        let steal = Steal::of([&base, &slowed]);
+        assert!((steal.steal_pct.unwrap() - 8.0 / 6.0).abs() < 1e-12, "{steal:?}");
+        assert!((steal.steal_r.unwrap() + 1.0).abs() < 1e-9, "{steal:?}");
+        // Without steal readings (not Linux), nothing is claimed.
+        base.runs.iter_mut().chain(slowed.runs.iter_mut()).for_each(|r| r.steal_pct = None);
+        assert_eq!(Steal::of([&base, &slowed]), Steal::default());
     }
 
     #[test]
