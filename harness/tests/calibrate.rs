@@ -57,7 +57,7 @@ fn counts_per_message_come_from_strace() {
     }
     let dir = scratch("counts");
     let out = harness()
-        .args(["run", "--repeat", "1", "--messages", "20000", "--msg-id", "uuid,fast", "--name", "counts", "--format", "json"])
+        .args(["run", "--repeat", "1", "--messages", "20000", "--msg-id", "uuid,fast", "--name", "counts", "--format", "json", "--paired", "0"])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();

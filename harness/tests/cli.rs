@@ -121,7 +121,7 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
 fn a_short_run_reports_every_variant_with_verified_delivery() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short", "--counts", "false"])
+        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short", "--counts", "false", "--paired", "0"])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();

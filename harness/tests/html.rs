@@ -44,7 +44,7 @@ fn the_html_report_renders_its_charts_and_tables() {
     }
     let dir = scratch("html");
     let out = harness()
-        .args(["run", "--repeat", "2", "--messages", "20000", "--msg-id", "uuid,fast", "--name", "page", "--format", "html", "--counts", "false"])
+        .args(["run", "--repeat", "2", "--messages", "20000", "--msg-id", "uuid,fast", "--name", "page", "--format", "html", "--counts", "false", "--paired", "0"])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();

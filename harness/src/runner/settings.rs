@@ -278,7 +278,7 @@ pub const PAIRED: Setting = Setting {
     flag: "paired",
     aliases: &[],
     help: "1: each SDK's MSG_ID arms share one process, timed batch by batch around each other in shuffled blocks, with an in-process A/A twin of the first arm; 0: one process per arm.",
-    default: Fallback::Value("0"),
+    default: Fallback::Derived("1 where it can compare: two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt, no latency budget; else 0"),
     to_producer: false,
     in_suite: true,
     in_line: true,
@@ -710,8 +710,11 @@ impl Layer {
         }
         .plan()?;
         s.warmup = plan.warmup;
-        if s.paired {
-            check_paired(&s)?;
+        match layer.get(&PAIRED) {
+            // A user's command need not implement paired mode, so its rows are never paired unasked.
+            None => s.paired = s.producers.is_empty() && check_paired(&s).is_ok(),
+            Some(_) if s.paired => check_paired(&s)?,
+            Some(_) => {}
         }
         if layer.get(&SEED).is_none() {
             s.seed = rand::random();
@@ -737,6 +740,14 @@ fn check_paired(s: &Settings) -> anyhow::Result<()> {
     }
     if s.msg_ids.iter().any(|m| m == "prebuilt") {
         bail!("MSG_ID=prebuilt cannot run with PAIRED=1: its frames are built before the timed window, so there is no batch to time around the others");
+    }
+    if let [first, .., last] = s.producers.as_slice() {
+        bail!(
+            "PAIRED=1 times the MSG_IDs of one build inside one process, but --producer gives {} builds ({} .. {}), which cannot share a process: compare builds with PAIRED=0",
+            s.producers.len(),
+            first.name,
+            last.name
+        );
     }
     Ok(())
 }
@@ -930,7 +941,7 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
-        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall");
+        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=1 METRIC=wall");
     }
 
     #[test]
@@ -944,11 +955,30 @@ mod tests {
     }
 
     #[test]
+    fn paired_is_the_default_wherever_it_can_compare() {
+        let paired = |flags: &[&str]| resolve(flags).unwrap().paired;
+        assert!(paired(&[]) && paired(&["--sdk", "go,csharp", "--msg-id", "uuid,fast,preset"]));
+        // Where it cannot, the default is one process per arm, and no error.
+        assert!(!paired(&["--msg-id", "fast"]));
+        assert!(!paired(&["--mode", "mint"]));
+        assert!(!paired(&["--metric", "cpu"]));
+        assert!(!paired(&["--msg-id", "uuid,prebuilt"]));
+        // A user's command need not implement paired mode: asked for, one build's MSG_IDs pair.
+        assert!(!paired(&["--producer", "mine=/bin/true"]));
+        assert!(paired(&["--producer", "mine=/bin/true", "--paired", "1"]));
+        assert!(!paired(&["--paired", "0"]));
+    }
+
+    #[test]
     fn paired_mode_refuses_what_it_cannot_compare() {
         let err = |flags: &[&str]| resolve(flags).unwrap_err().to_string();
         assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("PAIRED=1 compares MSG_IDs inside one process, but MSG_ID=fast names only one"));
         assert!(err(&["--paired", "1", "--metric", "cpu"]).starts_with("METRIC=cpu needs PAIRED=0"));
         assert!(err(&["--paired", "1", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt cannot run with PAIRED=1"));
+        // Two builds are two processes: their comparison cannot be paired. One build's MSG_IDs can.
+        let builds = ["--paired", "1", "--producer", "before=/bin/true", "--producer", "after=/bin/true"];
+        assert!(err(&builds).starts_with("PAIRED=1 times the MSG_IDs of one build inside one process, but --producer gives 2 builds (before .. after)"), "{}", err(&builds));
+        assert!(resolve(&builds[..4]).unwrap().paired);
         assert_eq!(err(&["--metric", "gpu"]), "--metric gpu is unknown; expected wall or cpu");
         assert_eq!(err(&["--paired", "yes"]), "--paired yes is not 0 or 1");
         let r = resolve(&["--paired", "1", "--seed", "42"]).unwrap();
