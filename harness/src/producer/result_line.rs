@@ -83,6 +83,8 @@ impl<S> Plan<S> {
                     msgs_per_sec: per_sec(laps.messages, elapsed_ns),
                     injected_ns: laps.injected_ns,
                     rtt_p50_ns: percentile(&laps.rtt_ns, 0.50),
+                    rtt_p99_ns: percentile(&laps.rtt_ns, 0.99),
+                    rtt_p999_ns: percentile(&laps.rtt_ns, 0.999),
                     batch_ns: laps.batch_ns,
                 }
             });
@@ -173,9 +175,13 @@ pub struct ArmResult {
     pub elapsed_ns: u64,
     pub msgs_per_sec: f64,
     pub injected_ns: u64,
-    /// The median round trip (send to ack) of this arm's timed batches; none without a network.
+    /// The round trips (send to ack) of this arm's timed batches: median, p99 and p99.9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rtt_p50_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_p99_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_p999_ns: Option<u64>,
     /// The time of this arm's batch in each timed block, in block order.
     pub batch_ns: Vec<u64>,
 }
@@ -241,9 +247,9 @@ mod tests {
         assert_eq!(r.arms[1].batch_ns, [2001, 3001]);
         assert_eq!((r.arms[1].timed_messages, r.arms[1].elapsed_ns, r.arms[1].injected_ns), (1500, 5002, 6));
         // Each batch was sent 1 ns after its start: round trips of 2000 and 3000 ns.
-        assert_eq!(r.arms[1].rtt_p50_ns, Some(2000));
+        assert_eq!((r.arms[1].rtt_p50_ns, r.arms[1].rtt_p99_ns, r.arms[1].rtt_p999_ns), (Some(2000), Some(3000), Some(3000)));
         let json = serde_json::to_string(&line).unwrap();
-        assert!(json.contains(r#""injected_ns":6,"rtt_p50_ns":2000,"batch_ns":[2001,3001]}"#), "{json}");
+        assert!(json.contains(r#""injected_ns":6,"rtt_p50_ns":2000,"rtt_p99_ns":3000,"rtt_p999_ns":3000,"batch_ns":[2001,3001]}"#), "{json}");
         assert!(json.starts_with(r#"{"sdk":"test","paired":true,"seed":"18446744073709551615","send_path":"lean","messages":2500,"warmup":1000,"blocks":2,"arms":[{"msg_id":"b","timed_messages":1500,"#), "{json}");
         assert_eq!(serde_json::from_str::<ResultLine>(&json).unwrap(), line);
     }

@@ -218,8 +218,8 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 msgs_per_sec: a.msgs_per_sec,
                 injected_ns: a.injected_ns,
                 rtt_p50_ns: a.rtt_p50_ns,
-                rtt_p99_ns: None,
-                rtt_p999_ns: None,
+                rtt_p99_ns: a.rtt_p99_ns,
+                rtt_p999_ns: a.rtt_p999_ns,
             };
             Outcome::Ok(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None, steal_pct: None })
         })

@@ -63,7 +63,10 @@ record RunResult(ProducerSettings settings, List<Arm> arms, long windowNanos, lo
             entry.put("elapsed_ns", arm.elapsedNanos());
             entry.put("msgs_per_sec", perSecond(arm.elapsedNanos()));
             entry.put("injected_ns", arm.injectedNanos);
-            entry.put("rtt_p50_ns", percentile(sortedRoundTrips(arm), 0.50));
+            long[] roundTrips = sortedRoundTrips(arm);
+            entry.put("rtt_p50_ns", percentile(roundTrips, 0.50));
+            entry.put("rtt_p99_ns", percentile(roundTrips, 0.99));
+            entry.put("rtt_p999_ns", percentile(roundTrips, 0.999));
             entry.put("batch_ns", arm.batchNanos);
             entries.add(entry);
         }

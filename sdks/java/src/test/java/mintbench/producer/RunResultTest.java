@@ -52,8 +52,10 @@ class RunResultTest {
         assertEquals("18446744073709551615", line.get("seed").asText());
         assertEquals(2, line.get("blocks").asLong());
         JsonNode uuid = line.get("arms").get(0);
-        assertEquals("[msg_id, timed_messages, elapsed_ns, msgs_per_sec, injected_ns, rtt_p50_ns, batch_ns]", fieldNames(uuid));
+        assertEquals("[msg_id, timed_messages, elapsed_ns, msgs_per_sec, injected_ns, rtt_p50_ns, rtt_p99_ns, rtt_p999_ns, batch_ns]", fieldNames(uuid));
         assertEquals(200, uuid.get("rtt_p50_ns").asLong());
+        assertEquals(300, uuid.get("rtt_p99_ns").asLong());
+        assertEquals(300, uuid.get("rtt_p999_ns").asLong());
         assertEquals("uuid", uuid.get("msg_id").asText());
         assertEquals(20, uuid.get("timed_messages").asLong());
         assertEquals(1000, uuid.get("elapsed_ns").asLong());
