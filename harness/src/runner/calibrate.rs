@@ -132,11 +132,9 @@ struct Cell {
     spread_pct: f64,
     /// REPEAT at which TARGET_POWER of rounds would detect the expected change.
     repeat_for_90pct: Option<u32>,
-    /// Processes: the means over rounds of `Steal`'s two figures.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steal_pct: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steal_r: Option<f64>,
+    /// Processes: the means over rounds of the rounds' `Steal`.
+    #[serde(flatten)]
+    steal: Steal,
 }
 
 /// One round's judgement of one level.
@@ -183,16 +181,15 @@ impl Steal {
                 .timed_samples()
                 .filter_map(|(order, v)| Some((arm.runs.iter().find(|r| r.order == order)?.steal_pct?, v.ln())))
                 .collect();
-            let mean = runs.iter().map(|(_, l)| l).sum::<f64>() / runs.len().max(1) as f64;
+            let mean = runs.iter().map(|(_, l)| l).mean();
             points.extend(runs.iter().map(|&(s, l)| (s, l - mean)));
         }
         if points.is_empty() {
             return Steal::default();
         }
-        let steal_pct = Some(points.iter().map(|(s, _)| s).sum::<f64>() / points.len() as f64);
         let (s, d): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
         let r = s.iter().covariance(d.iter()) / (s.iter().std_dev() * d.iter().std_dev());
-        Steal { steal_pct, steal_r: r.is_finite().then_some(r) }
+        Steal { steal_pct: Some(s.iter().mean()), steal_r: r.is_finite().then_some(r) }
     }
 }
 
@@ -501,8 +498,7 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows:
         round_trip_change_pct: mean_of(judged.iter().filter_map(|j| j.round_trip_change_pct)),
         spread_pct: spread,
         repeat_for_90pct,
-        steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)),
-        steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)),
+        steal: Steal { steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)), steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)) },
     }
 }
 
@@ -603,7 +599,7 @@ fn markdown(c: &Calibration) -> String {
                 (false, Some(n)) => n.to_string(),
                 (false, None) => format!("reached at {}", s.repeat),
             },
-            match (cell.steal_pct, cell.steal_r) {
+            match (cell.steal.steal_pct, cell.steal.steal_r) {
                 (Some(pct), Some(r)) => format!("{pct:.2} ({r:+.2})"),
                 (Some(pct), None) => format!("{pct:.2}"),
                 _ => "-".to_owned(),

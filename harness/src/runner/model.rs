@@ -233,8 +233,7 @@ impl Arm {
 
     /// The mean over timed runs of the hypervisor's share of the machine's CPU time.
     pub fn steal_pct(&self) -> Option<f64> {
-        let steal: Vec<f64> = self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect();
-        (!steal.is_empty()).then(|| steal.iter().sum::<f64>() / steal.len() as f64)
+        Summary::of(&self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect::<Vec<_>>()).map(|s| s.mean)
     }
 
     /// The samples of the timed runs, in run order.
