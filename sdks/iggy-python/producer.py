@@ -118,14 +118,19 @@ async def produce(iggy, settings):
     return result
 
 
-def single_result(settings, arm, elapsed_ns):
+def round_trips(arm):
+    """The median, p99 and p99.9 of the arm's timed round trips (send to ack, ns)."""
     rtt = sorted(arm.rtt_ns)
+    return {"rtt_p50_ns": percentile(rtt, 0.5), "rtt_p99_ns": percentile(rtt, 0.99),
+            "rtt_p999_ns": percentile(rtt, 0.999)}
+
+
+def single_result(settings, arm, elapsed_ns):
     return {
         "sdk": SDK, "msg_id": arm.msg_id, "send_path": settings.send_path, "messages": settings.messages,
         "warmup": settings.warmup_messages, "timed_messages": arm.timed_messages,
         "elapsed_ns": elapsed_ns, "msgs_per_sec": arm.timed_messages / (elapsed_ns / 1e9),
-        "injected_ns": arm.injected_ns, "rtt_p50_ns": percentile(rtt, 0.5),
-        "rtt_p99_ns": percentile(rtt, 0.99), "rtt_p999_ns": percentile(rtt, 0.999),
+        "injected_ns": arm.injected_ns, **round_trips(arm),
     }
 
 
@@ -137,7 +142,7 @@ def paired_result(settings, arms):
         "arms": [{
             "msg_id": a.msg_id, "timed_messages": a.timed_messages, "elapsed_ns": sum(a.batch_ns),
             "msgs_per_sec": a.timed_messages / (sum(a.batch_ns) / 1e9), "injected_ns": a.injected_ns,
-            "batch_ns": a.batch_ns,
+            **round_trips(a), "batch_ns": a.batch_ns,
         } for a in arms],
     }
 

@@ -71,6 +71,10 @@ def test_every_arm_delivers_each_message_exactly_once(sink):
     assert (paired["paired"], paired["seed"], paired["blocks"]) == (True, "7", 18)
     assert [a["msg_id"] for a in paired["arms"]] == ["sdk", "fast"]
     assert all(len(a["batch_ns"]) == 18 and a["timed_messages"] == 4500 for a in paired["arms"])
+    # Each arm's round trips, beside injected_ns, lie inside its batches' times.
+    assert all(list(a)[4:9] == ["injected_ns", "rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "batch_ns"]
+               and 0 < a["rtt_p50_ns"] <= a["rtt_p99_ns"] <= a["rtt_p999_ns"] <= max(a["batch_ns"])
+               for a in paired["arms"])
     assert paired["arms"][0]["injected_ns"] == 0 and paired["arms"][1]["injected_ns"] >= 4500 * 2000
     log = sink.stop()
     t = totals(log)

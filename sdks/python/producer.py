@@ -88,7 +88,6 @@ def _one_arm(sender, settings, mint):
         round_trips.append(clock() - sent)
         injected_ns += injected
     elapsed_ns = clock() - started
-    round_trips.sort()
     return {
         "sdk": SDK,
         "msg_id": settings.msg_ids[0],
@@ -96,14 +95,13 @@ def _one_arm(sender, settings, mint):
         "messages": settings.messages,
         "warmup": settings.warmup_messages,
         **_figures(settings, elapsed_ns, injected_ns),
-        "rtt_p50_ns": percentile(round_trips, 0.50),
-        "rtt_p99_ns": percentile(round_trips, 0.99),
-        "rtt_p999_ns": percentile(round_trips, 0.999),
+        **_round_trips(round_trips),
     }
 
 
 def _paired(sender, settings, mints):
     batch_ns = [[] for _ in mints]
+    round_trips = [[] for _ in mints]
     injected_ns = [0 for _ in mints]
     orders = block_orders(settings.seed, len(mints))
     for block in range(settings.total_batches):
@@ -111,10 +109,11 @@ def _paired(sender, settings, mints):
         timed = block >= settings.warmup_batches
         for arm in next(orders):
             started = clock()
-            injected, _ = sender.send(arm, count, mints[arm], started)
-            took = clock() - started
+            injected, sent = sender.send(arm, count, mints[arm], started)
+            acked = clock()
             if timed:
-                batch_ns[arm].append(took)
+                batch_ns[arm].append(acked - started)
+                round_trips[arm].append(acked - sent)
                 injected_ns[arm] += injected
     return {
         "sdk": SDK,
@@ -124,8 +123,10 @@ def _paired(sender, settings, mints):
         "messages": settings.messages,
         "warmup": settings.warmup_messages,
         "blocks": settings.total_batches - settings.warmup_batches,
-        "arms": [{"msg_id": name, **_figures(settings, sum(times), injected), "batch_ns": times}
-                 for name, times, injected in zip(settings.msg_ids, batch_ns, injected_ns)],
+        "arms": [{"msg_id": name, **_figures(settings, sum(times), injected),
+                  **_round_trips(trips), "batch_ns": times}
+                 for name, times, injected, trips in zip(settings.msg_ids, batch_ns, injected_ns,
+                                                         round_trips)],
     }
 
 
@@ -136,6 +137,16 @@ def _figures(settings, elapsed_ns, injected_ns):
         "elapsed_ns": elapsed_ns,
         "msgs_per_sec": timed * 1e9 / elapsed_ns,
         "injected_ns": injected_ns,
+    }
+
+
+def _round_trips(round_trips):
+    """The median, p99 and p99.9 of timed round trips (send to ack, ns), one arm's or the run's."""
+    ordered = sorted(round_trips)
+    return {
+        "rtt_p50_ns": percentile(ordered, 0.50),
+        "rtt_p99_ns": percentile(ordered, 0.99),
+        "rtt_p999_ns": percentile(ordered, 0.999),
     }
 
 

@@ -60,7 +60,7 @@ def is_uuid4(message_id):
 def test_paired_run_sends_each_block_in_the_seeds_order():
     """Three arms on one connection: the sink sees every block's batches in the seed's order
     (only the `uuid` arms' IDs are UUIDv4s), numbered in send order; the line has each arm's
-    figures, and the injected arm alone its measured spin."""
+    figures and round trips, and the injected arm alone its measured spin."""
     seed, arms = 12345678901234567890, ["uuid", "fast", "uuid"]
     sink = FakeSink(bits=13, pack=3)
     finished = run_producer(sink.server, MSG_ID=",".join(arms), PAIRED="1", SEED=str(seed),
@@ -85,9 +85,12 @@ def test_paired_run_sends_each_block_in_the_seeds_order():
     assert [arm["msg_id"] for arm in result["arms"]] == arms
     for index, arm in enumerate(result["arms"]):
         assert list(arm) == ["msg_id", "timed_messages", "elapsed_ns", "msgs_per_sec",
-                             "injected_ns", "batch_ns"]
+                             "injected_ns", "rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "batch_ns"]
         assert arm["timed_messages"] == 1850 and len(arm["batch_ns"]) == 19
         assert arm["elapsed_ns"] == sum(arm["batch_ns"])
+        # A round trip is part of its batch's time, so none exceeds the arm's longest batch.
+        assert 0 < arm["rtt_p50_ns"] <= arm["rtt_p99_ns"] <= arm["rtt_p999_ns"] <= max(
+            arm["batch_ns"])
         if index == 1:
             assert 1850 * 20000 <= arm["injected_ns"] <= arm["elapsed_ns"]
         else:

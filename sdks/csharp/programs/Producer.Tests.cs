@@ -103,7 +103,8 @@ namespace Mintbench.Tests
 
         /// <summary>Three arms on one connection: the sink sees every block's batches in the seed's
         /// order (the `uuid` arms' IDs are Guids, the `fast` arm's are not), numbered in send
-        /// order; the line has each arm's counts, and the injected arm alone its measured spin.</summary>
+        /// order; the line has each arm's counts, its round trips within its batch times (the
+        /// injected arm's without its spin), and the injected arm alone its measured spin.</summary>
         public static void PairedRunSendsEachBlockInTheSeedsOrder()
         {
             const ulong seed = 12345678901234567890UL;
@@ -143,12 +144,16 @@ namespace Mintbench.Tests
                 for (int arm = 0; arm < arms.Length; arm++)
                 {
                     XElement a = results[arm];
-                    Check.Equal("msg_id timed_messages elapsed_ns msgs_per_sec injected_ns batch_ns", Keys(a), "arm keys");
+                    Check.Equal("msg_id timed_messages elapsed_ns msgs_per_sec injected_ns rtt_p50_ns rtt_p99_ns rtt_p999_ns batch_ns", Keys(a), "arm keys");
                     Check.Equal("750", a.Element("timed_messages").Value, "arm " + arm + " timed messages");
                     long[] batchNs = a.Element("batch_ns").Elements().Select(e => long.Parse(e.Value, CultureInfo.InvariantCulture)).ToArray();
                     Check.Equal(8, batchNs.Length, "arm " + arm + ": one batch time per timed block");
                     Check.Equal(batchNs.Sum(), long.Parse(a.Element("elapsed_ns").Value, CultureInfo.InvariantCulture), "arm " + arm + ": elapsed is the sum of its batches");
                     long injected = long.Parse(a.Element("injected_ns").Value, CultureInfo.InvariantCulture);
+                    long[] rtt = new[] { "rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns" }.Select(k => long.Parse(a.Element(k).Value, CultureInfo.InvariantCulture)).ToArray();
+                    Check.True(0 < rtt[0] && rtt[0] <= rtt[1] && rtt[1] <= rtt[2], "arm " + arm + ": round-trip percentiles in order: " + string.Join(" ", rtt));
+                    // The p99.9 of 8 batches is the longest round trip; the injected arm's excludes its 100 x 20 us spin.
+                    Check.True(rtt[2] <= batchNs.Max() - (arm == 1 ? 100 * 20000L : 0), "arm " + arm + ": round trips inside the batch times: " + rtt[2]);
                     if (arm == 1)
                     {
                         Check.True(injected >= 750 * 20000L, "the injected arm spun at least 750 x 20 us: " + injected);

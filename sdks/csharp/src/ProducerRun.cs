@@ -12,10 +12,22 @@ namespace Mintbench
         public string MsgId;
         public int TimedMessages;
         public long ElapsedNs, InjectedNs;
+        /// <summary>Request round trips (send to ack) of the timed batches.</summary>
+        public long RttP50Ns, RttP99Ns, RttP999Ns;
         /// <summary>Paired mode: the time of this arm's batch in each timed block, in block order.</summary>
         public long[] BatchNs;
 
         public double MsgsPerSec { get { return TimedMessages / (ElapsedNs / 1e9); } }
+
+        /// <summary>Sets the round-trip percentiles from the timed batches' round trips in ticks
+        /// (sorted in place).</summary>
+        public void SetRoundTrips(long[] rttTicks)
+        {
+            Array.Sort(rttTicks);
+            RttP50Ns = Clock.TicksToNs(ProducerRun.Percentile(rttTicks, 0.50));
+            RttP99Ns = Clock.TicksToNs(ProducerRun.Percentile(rttTicks, 0.99));
+            RttP999Ns = Clock.TicksToNs(ProducerRun.Percentile(rttTicks, 0.999));
+        }
     }
 
     /// <summary>What one producer run measured: the fields of the JSON result line.</summary>
@@ -24,8 +36,6 @@ namespace Mintbench
         public string SendPath;
         public int Messages, Warmup;
         public ArmResult[] Arms;
-        /// <summary>One arm: request round trips of the timed batches.</summary>
-        public long RttP50Ns, RttP99Ns, RttP999Ns;
         /// <summary>Paired mode: the seed and the number of timed blocks.</summary>
         public bool Paired;
         public ulong Seed;
@@ -41,8 +51,7 @@ namespace Mintbench
                 ArmResult arm = Arms[0];
                 json.AppendFormat(C, "\"msg_id\":\"{0}\",\"send_path\":\"{1}\",\"messages\":{2},\"warmup\":{3},", arm.MsgId, SendPath, Messages, Warmup);
                 AppendFigures(json, arm);
-                json.AppendFormat(C, ",\"rtt_p50_ns\":{0},\"rtt_p99_ns\":{1},\"rtt_p999_ns\":{2}}}", RttP50Ns, RttP99Ns, RttP999Ns);
-                return json.ToString();
+                return json.Append("}").ToString();
             }
             json.AppendFormat(C, "\"paired\":true,\"seed\":\"{0}\",\"send_path\":\"{1}\",\"messages\":{2},\"warmup\":{3},\"blocks\":{4},\"arms\":[",
                 Seed, SendPath, Messages, Warmup, Blocks);
@@ -57,8 +66,8 @@ namespace Mintbench
 
         static void AppendFigures(StringBuilder json, ArmResult arm)
         {
-            json.AppendFormat(C, "\"timed_messages\":{0},\"elapsed_ns\":{1},\"msgs_per_sec\":{2},\"injected_ns\":{3}",
-                arm.TimedMessages, arm.ElapsedNs, arm.MsgsPerSec.ToString("R", C), arm.InjectedNs);
+            json.AppendFormat(C, "\"timed_messages\":{0},\"elapsed_ns\":{1},\"msgs_per_sec\":{2},\"injected_ns\":{3},\"rtt_p50_ns\":{4},\"rtt_p99_ns\":{5},\"rtt_p999_ns\":{6}",
+                arm.TimedMessages, arm.ElapsedNs, arm.MsgsPerSec.ToString("R", C), arm.InjectedNs, arm.RttP50Ns, arm.RttP99Ns, arm.RttP999Ns);
         }
     }
 
@@ -142,14 +151,8 @@ namespace Mintbench
                     arm.InjectedNs += injected;
                 }
                 arm.ElapsedNs = Clock.TicksToNs(Stopwatch.GetTimestamp() - windowStart);
-                Array.Sort(rttTicks);
-                return new ProducerResult
-                {
-                    SendPath = settings.SendPath, Messages = settings.Messages, Warmup = settings.WarmupMessages, Arms = new[] { arm },
-                    RttP50Ns = Clock.TicksToNs(Percentile(rttTicks, 0.50)),
-                    RttP99Ns = Clock.TicksToNs(Percentile(rttTicks, 0.99)),
-                    RttP999Ns = Clock.TicksToNs(Percentile(rttTicks, 0.999)),
-                };
+                arm.SetRoundTrips(rttTicks);
+                return new ProducerResult { SendPath = settings.SendPath, Messages = settings.Messages, Warmup = settings.WarmupMessages, Arms = new[] { arm } };
             }
 
             public ProducerResult Paired(IBatchEncoder[] encoders)
@@ -157,6 +160,7 @@ namespace Mintbench
                 ArmResult[] arms = settings.MsgIds
                     .Select(name => new ArmResult { MsgId = name, TimedMessages = settings.Messages - settings.WarmupMessages, BatchNs = new long[TimedBatches] })
                     .ToArray();
+                long[][] rttTicks = arms.Select(_ => new long[TimedBatches]).ToArray();
                 var order = new BlockOrder(settings.Seed, arms.Length);
                 for (int block = 0; block < settings.TotalBatches; block++)
                 {
@@ -165,13 +169,17 @@ namespace Mintbench
                     {
                         long start = Stopwatch.GetTimestamp(), sent;
                         long injected = Send(encoders[arm], arm, count, start, out sent);
-                        long ns = Clock.TicksToNs(Stopwatch.GetTimestamp() - start);
+                        // One read at the ack ends both the batch time and the round trip.
+                        long acked = Stopwatch.GetTimestamp();
+                        long ns = Clock.TicksToNs(acked - start);
                         if (block < settings.WarmupBatches) continue;
+                        rttTicks[arm][block - settings.WarmupBatches] = acked - sent;
                         arms[arm].BatchNs[block - settings.WarmupBatches] = ns;
                         arms[arm].ElapsedNs += ns;
                         arms[arm].InjectedNs += injected;
                     }
                 }
+                for (int arm = 0; arm < arms.Length; arm++) arms[arm].SetRoundTrips(rttTicks[arm]);
                 return new ProducerResult
                 {
                     SendPath = settings.SendPath, Messages = settings.Messages, Warmup = settings.WarmupMessages, Arms = arms,

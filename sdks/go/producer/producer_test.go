@@ -147,8 +147,25 @@ func TestPairedRunFollowsTheBlockOrderAndReportsEachArm(t *testing.T) {
 				t.Fatalf("%s: result %+v", path.name, r)
 			}
 			for i, a := range r.Arms {
+				wantKeys(t, a, "msg_id", "timed_messages", "elapsed_ns", "msgs_per_sec", "injected_ns", "rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "batch_ns")
 				if a.MsgID != s.MsgIDs[i] || a.TimedMessages != 550 || len(a.BatchNs) != 6 || a.InjectedNs != 0 || a.MsgsPerSec <= 0 {
 					t.Errorf("%s: arm %d %+v", path.name, i, a)
+				}
+				// Nearest rank over the arm's 6 timed round trips: p50 is the 3rd
+				// smallest, p99 and p99.9 the largest; none is a warm-up one.
+				rtts := arms[i].rttNs
+				if len(rtts) != 6 {
+					t.Fatalf("%s: arm %d kept %d round trips, want its 6 timed batches", path.name, i, len(rtts))
+				}
+				for k, ns := range rtts {
+					if ns <= 0 || ns > a.BatchNs[k] {
+						t.Errorf("%s: arm %d round trip %d ns outside its batch time %d", path.name, i, ns, a.BatchNs[k])
+					}
+				}
+				sorted := slices.Sorted(slices.Values(rtts))
+				if a.RttP50Ns != sorted[2] || a.RttP99Ns != sorted[5] || a.RttP999Ns != sorted[5] {
+					t.Errorf("%s: arm %d round trips p50 %d, p99 %d, p99.9 %d, want %d, %d, %d of %v",
+						path.name, i, a.RttP50Ns, a.RttP99Ns, a.RttP999Ns, sorted[2], sorted[5], sorted[5], rtts)
 				}
 				var sum int64
 				for _, ns := range a.BatchNs {

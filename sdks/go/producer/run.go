@@ -44,6 +44,9 @@ type ArmResult struct {
 	ElapsedNs     int64   `json:"elapsed_ns"`
 	MsgsPerSec    float64 `json:"msgs_per_sec"`
 	InjectedNs    int64   `json:"injected_ns"`
+	RttP50Ns      int64   `json:"rtt_p50_ns"`
+	RttP99Ns      int64   `json:"rtt_p99_ns"`
+	RttP999Ns     int64   `json:"rtt_p999_ns"`
 	BatchNs       []int64 `json:"batch_ns"`
 }
 
@@ -100,8 +103,10 @@ func run(s Settings, arms []*arm) (any, error) {
 			Messages: s.Messages, Warmup: warmup, Blocks: s.blocks() - warmupBlocks}
 		for _, a := range arms {
 			elapsed := a.elapsedNs()
+			rtts := slices.Sorted(slices.Values(a.rttNs))
 			r.Arms = append(r.Arms, ArmResult{MsgID: a.msgID, TimedMessages: a.timedMessages, ElapsedNs: elapsed,
-				MsgsPerSec: float64(a.timedMessages) / (float64(elapsed) / 1e9), InjectedNs: a.injected.Nanoseconds(), BatchNs: a.batchNs})
+				MsgsPerSec: float64(a.timedMessages) / (float64(elapsed) / 1e9), InjectedNs: a.injected.Nanoseconds(),
+				RttP50Ns: percentile(rtts, 500), RttP99Ns: percentile(rtts, 990), RttP999Ns: percentile(rtts, 999), BatchNs: a.batchNs})
 		}
 		return r, nil
 	}

@@ -35,7 +35,8 @@ async function login(connection, client) {
 }
 
 // Sends every block: one batch per arm in the block's order, the first `warmupBlocks` untimed.
-// Each timed batch is timed from the start of its building (injected work included) to its ack.
+// Each timed batch is timed from the start of its building (injected work included) to its ack, and
+// its round trip from the send to the ack.
 async function sendBlocks(connection, encoder, arms, settings) {
   const { batch, messages, blocks, warmupBlocks } = settings;
   const order = new BlockOrder(settings.seed, arms.length);
@@ -67,8 +68,17 @@ async function sendBlocks(connection, encoder, arms, settings) {
   return { request, elapsedNs: Number(monotonicNs() - windowStart) };
 }
 
-function oneArmResult(settings, arm, elapsedNs) {
+// The round-trip fields of an arm's timed batches, one definition for both result lines.
+function rttPercentiles(arm) {
   const rtts = Float64Array.from(arm.rttNs).sort();
+  return {
+    rtt_p50_ns: percentile(rtts, 0.5),
+    rtt_p99_ns: percentile(rtts, 0.99),
+    rtt_p999_ns: percentile(rtts, 0.999),
+  };
+}
+
+function oneArmResult(settings, arm, elapsedNs) {
   return {
     sdk: 'node',
     msg_id: arm.msgId,
@@ -79,13 +89,11 @@ function oneArmResult(settings, arm, elapsedNs) {
     elapsed_ns: elapsedNs,
     msgs_per_sec: arm.timedMessages / (elapsedNs / 1e9),
     injected_ns: arm.injectedNs,
-    rtt_p50_ns: percentile(rtts, 0.5),
-    rtt_p99_ns: percentile(rtts, 0.99),
-    rtt_p999_ns: percentile(rtts, 0.999),
+    ...rttPercentiles(arm),
   };
 }
 
-function pairedResult(settings, arms) {
+export function pairedResult(settings, arms) {
   return {
     sdk: 'node',
     paired: true,
@@ -102,6 +110,7 @@ function pairedResult(settings, arms) {
         elapsed_ns: elapsedNs,
         msgs_per_sec: arm.timedMessages / (elapsedNs / 1e9),
         injected_ns: arm.injectedNs,
+        ...rttPercentiles(arm),
         batch_ns: arm.batchNs,
       };
     }),

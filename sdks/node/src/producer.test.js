@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { percentile } from './producer.js';
+import { pairedResult, percentile } from './producer.js';
 import { startSink } from './sink.fixture.js';
 import { vectors } from './vectors.fixture.js';
 
@@ -83,6 +83,10 @@ function assertDelivered(sink, messages) {
   assert.equal(new Set(sent.map((m) => m.id)).size, messages);
 }
 
+const PAIRED_ARM_FIELDS = [
+  'msg_id', 'timed_messages', 'elapsed_ns', 'msgs_per_sec', 'injected_ns', 'rtt_p50_ns', 'rtt_p99_ns', 'rtt_p999_ns', 'batch_ns',
+];
+
 const PATHS = { lean: ['uuid', 'randomuuid', 'fast', 'preset'], faithful: ['uuid', 'fast', 'preset'] };
 
 for (const [sendPath, msgIds] of Object.entries(PATHS)) {
@@ -125,11 +129,16 @@ for (const sendPath of Object.keys(PATHS)) {
       { sdk: 'node', paired: true, seed, send_path: sendPath, messages: 750, warmup: 300, blocks: 5, msg_ids: ['uuid', 'fast'] },
     );
     for (const arm of result.arms) {
+      assert.deepEqual(Object.keys(arm), PAIRED_ARM_FIELDS);
       assert.equal(arm.timed_messages, 450);
       assert.equal(arm.batch_ns.length, 5);
       assert.ok(arm.batch_ns.every((ns) => Number.isInteger(ns) && ns > 0));
       assert.equal(arm.elapsed_ns, arm.batch_ns.reduce((sum, ns) => sum + ns, 0));
       assert.ok(Math.abs(arm.msgs_per_sec - 450 / (arm.elapsed_ns / 1e9)) < 1e-6 * arm.msgs_per_sec);
+      // Each round trip lies inside its batch time, so each order statistic does too.
+      const batchNs = [...arm.batch_ns].sort((a, b) => a - b);
+      assert.ok(arm.rtt_p50_ns > 0 && arm.rtt_p50_ns <= arm.rtt_p99_ns && arm.rtt_p99_ns <= arm.rtt_p999_ns);
+      assert.ok(arm.rtt_p50_ns <= batchNs[2] && arm.rtt_p999_ns <= batchNs[4], JSON.stringify(arm));
     }
     assert.equal(result.arms[0].injected_ns, 0);
     assert.ok(result.arms[1].injected_ns >= 450 * 10000, `injected ${result.arms[1].injected_ns} ns`);
@@ -142,6 +151,17 @@ for (const sendPath of Object.keys(PATHS)) {
     assert.deepEqual(sent.map((b) => (b.uuids ? 0 : 1)), blocks.flat(), 'arm 0 is uuid, arm 1 fast');
   });
 }
+
+test('paired arms: the round-trip percentiles of their own timed batches, between injected_ns and batch_ns', () => {
+  const settings = { seed: 7n, sendPath: 'lean', messages: 3000, warmupBlocks: 0, batch: 1, blocks: 3000 };
+  const arm = (msgId, rttNs) => ({ msgId, injectedNs: 0, timedMessages: rttNs.length, batchNs: rttNs.map((ns) => ns + 5), rttNs });
+  const { arms } = pairedResult(settings, [
+    arm('uuid', Array.from({ length: 1000 }, (_, i) => 1000 - i)),
+    arm('fast', [30, 10, 20]),
+  ]);
+  assert.deepEqual(arms.map((a) => Object.keys(a)), [PAIRED_ARM_FIELDS, PAIRED_ARM_FIELDS]);
+  assert.deepEqual(arms.map((a) => [a.rtt_p50_ns, a.rtt_p99_ns, a.rtt_p999_ns]), [[500, 990, 999], [20, 30, 30]]);
+});
 
 test('bad settings: one error line, non-zero exit, before connecting', async () => {
   for (const [env, pattern] of [
