@@ -54,13 +54,13 @@ pub struct CalibrateArgs {
     pub name: Option<String>,
 }
 
-/// The settings `harness calibrate` takes: the run's size and bounds. The arms are its own.
+/// The settings `harness calibrate` takes: the run's size, bounds and CPUs. The arms are its own.
 #[derive(Clone, Debug)]
 pub struct Calibrate;
 
 impl Selection for Calibrate {
     fn includes(s: &Setting) -> bool {
-        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT]
+        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT, &settings::CPUS]
             .iter()
             .any(|own| own.env == s.env)
     }

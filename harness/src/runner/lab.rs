@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use serde::Deserialize;
 
+use super::affinity;
 use super::cpu;
 use super::model::{Arm, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
@@ -50,6 +51,10 @@ impl Lab {
     /// sink counted.
     pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
+        // Before the sink starts: its threads, and the producer, inherit the runner's CPUs.
+        if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
+            return failed(format!("cannot run on CPUS={}: {e}", settings.cpus.as_deref().map_or("all".into(), affinity::text)));
+        }
         let (command, send_path) = match self.producer(settings, arms[0]) {
             Ok(found) => found,
             Err(e) => return failed(format!("{e:#}")),

@@ -15,6 +15,8 @@ pub mod model;
 pub mod format;
 /// A producer's CPU time, from wait4.
 pub mod cpu;
+/// Which CPUs a run may use (CPUS).
+pub mod affinity;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
 /// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`).

@@ -11,6 +11,7 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
+use super::affinity;
 use super::model::{Metric, Size};
 use super::producer_spec::ProducerSpec;
 use super::sdk::{self, SDKS, Sdk};
@@ -319,6 +320,25 @@ pub const METRIC: Setting = Setting {
     },
 };
 
+pub const CPUS: Setting = Setting {
+    env: "CPUS",
+    flag: "cpus",
+    aliases: &[],
+    help: "CPUs the runner, its sink and every producer run on: all, or a list such as 0 or 0-1. On one CPU a round trip is a switch on that CPU rather than a wake-up across CPUs, whose cost on a VM moves from process to process; a producer's GC and compiler threads then share that CPU too.",
+    default: Fallback::Value("all"),
+    to_producer: false,
+    in_suite: true,
+    in_line: true,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.cpus = affinity::parse(v).map_err(Bad::Unreadable)?;
+            Ok(())
+        },
+        get: |s| s.cpus.as_deref().map_or("all".into(), affinity::text),
+    },
+};
+
 pub const SEED: Setting = Setting {
     env: "SEED",
     flag: "seed",
@@ -398,7 +418,7 @@ pub const FORCE: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &CPUS, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
@@ -517,6 +537,8 @@ pub struct Settings {
     pub counts: bool,
     pub paired: bool,
     pub metric: Metric,
+    /// The CPUs the run is confined to (CPUS); None: every one the runner may use.
+    pub cpus: Option<Vec<usize>>,
     pub seed: u64,
     pub name: String,
     /// The rows a user defined (`--producer`, `[producers]`) that SDK names.
@@ -668,6 +690,7 @@ impl Layer {
             counts: false,
             paired: false,
             metric: Metric::Wall,
+            cpus: None,
             seed: 0,
             name: String::new(),
             producers: Vec::new(),
@@ -941,14 +964,14 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
-        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=1 METRIC=wall");
+        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=1 METRIC=wall CPUS=all");
     }
 
     #[test]
     fn a_mint_run_carries_no_payload_settings() {
         let r = resolve(&["--mode", "mint", "--msg-id", "uuid,fast", "--bits", "17", "--pack", "5"]).unwrap();
         assert_eq!(r.name, "mint-rust");
-        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall");
+        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall CPUS=all");
         assert!(r.command().starts_with("MODE=mint SDK=rust MSG_ID=uuid,fast REPEAT=10 BATCH=1000 "), "{}", r.command());
         assert!(!r.command().contains("BITS=") && !r.command().contains("PACK="), "{}", r.command());
         assert_eq!(resolve(&["--bits", "17", "--pack", "5"]).unwrap().name, "producer-rust-bits17-pack5");
@@ -984,6 +1007,18 @@ mod tests {
         let r = resolve(&["--paired", "1", "--seed", "42"]).unwrap();
         assert_eq!((r.paired, r.seed), (true, 42));
         assert_ne!(resolve(&[]).unwrap().seed, resolve(&[]).unwrap().seed, "an unset seed is drawn afresh");
+    }
+
+    #[test]
+    fn cpus_confine_a_run_to_cpus_the_runner_may_use() {
+        let err = |flags: &[&str]| resolve(flags).unwrap_err().to_string();
+        let first = affinity::allowed()[0];
+        let r = resolve(&["--cpus", &first.to_string()]).unwrap();
+        assert_eq!(r.cpus, Some(vec![first]));
+        assert!(r.line().ends_with(&format!(" CPUS={first}")), "{}", r.line());
+        assert_eq!(resolve(&[]).unwrap().cpus, None);
+        assert_eq!(err(&["--cpus", "x"]), "--cpus x is not all or a list of CPUs (e.g. 0 or 0-1)");
+        assert!(err(&["--cpus", "4096"]).starts_with("--cpus 4096 is out of range: CPU 4096 is not one the runner may use"), "{}", err(&["--cpus", "4096"]));
     }
 
     #[test]
