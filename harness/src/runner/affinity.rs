@@ -37,14 +37,17 @@ pub fn parse(v: &str) -> Result<Option<Vec<usize>>, String> {
     cpus.sort_unstable();
     cpus.dedup();
     match cpus.iter().find(|c| !allowed().contains(c)) {
-        Some(c) => Err(format!("is out of range: CPU {c} is not one the runner may use ({})", text(allowed()))),
+        Some(c) => Err(format!("is out of range: CPU {c} is not one the runner may use ({})", text(Some(allowed())))),
         None => Ok(Some(cpus)),
     }
 }
 
-/// A list of CPUs as CPUS reads it.
-pub fn text(cpus: &[usize]) -> String {
-    cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+/// A CPUS value as `parse` reads it: `all` for None.
+pub fn text(cpus: Option<&[usize]>) -> String {
+    match cpus {
+        None => "all".into(),
+        Some(cpus) => cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+    }
 }
 
 /// Confines every thread of this process to `cpus` (None: every allowed CPU). Threads and
@@ -82,7 +85,7 @@ mod tests {
         assert_eq!(parse("all"), Ok(None));
         assert_eq!(parse(&first.to_string()), Ok(Some(vec![first])));
         assert_eq!(parse(&format!("{first}-{first},{first}")), Ok(Some(vec![first])));
-        assert_eq!(text(&[0, 1]), "0,1");
+        assert_eq!((text(Some(&[0, 1])), text(None)), ("0,1".into(), "all".into()));
         for bad in ["", "x", "1-0", "0-", "-1", "0,,1"] {
             assert_eq!(parse(bad), Err("is not all or a list of CPUs (e.g. 0 or 0-1)".into()), "{bad:?}");
         }

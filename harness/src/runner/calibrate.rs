@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use statrs::statistics::Statistics;
 
+use super::affinity;
 use super::analysis::Analysis;
 use super::lab::Lab;
 use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord};
@@ -571,8 +572,8 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
-        s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, c.rounds
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, affinity::text(s.cpus.as_deref()), c.rounds
     );
     let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");

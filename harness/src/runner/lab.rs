@@ -53,7 +53,7 @@ impl Lab {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
         // Before the sink starts: its threads, and the producer, inherit the runner's CPUs.
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
-            return failed(format!("cannot run on CPUS={}: {e}", settings.cpus.as_deref().map_or("all".into(), affinity::text)));
+            return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
         let (command, send_path) = match self.producer(settings, arms[0]) {
             Ok(found) => found,

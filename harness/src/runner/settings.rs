@@ -335,7 +335,7 @@ pub const CPUS: Setting = Setting {
             s.cpus = affinity::parse(v).map_err(Bad::Unreadable)?;
             Ok(())
         },
-        get: |s| s.cpus.as_deref().map_or("all".into(), affinity::text),
+        get: |s| affinity::text(s.cpus.as_deref()),
     },
 };
 
