@@ -57,8 +57,10 @@ pub fn kernel() -> String {
     std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(|_| "unknown".into(), |k| k.trim().to_owned())
 }
 
+/// The machine's online CPUs: all of them, however few a run is confined to (CPUS).
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(0, |n| n.get())
+    // SAFETY: sysconf reads a system value and has no preconditions.
+    usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).unwrap_or(0)
 }
 
 /// The first non-empty line a command prints on stdout or stderr (java prints its version on

@@ -102,8 +102,10 @@ mod tests {
         let first = allowed()[0];
         confine(Some(&[first])).unwrap();
         let confined = cpus_of_a_child();
+        let cores_confined = crate::machine::cores();
         confine(None).unwrap();
         assert_eq!(confined, first.to_string());
+        assert!(cores_confined >= allowed().len(), "reports name the machine's CPUs, not the run's: {cores_confined}");
         if allowed().len() > 1 {
             assert_ne!(cpus_of_a_child(), first.to_string(), "confine(None) gives every allowed CPU back");
         }

@@ -73,7 +73,8 @@ impl CpuSample {
 
     /// A warning when others used more than OTHERS_LIMIT_CORES between `self` and `later`.
     pub fn others_since(&self, later: &CpuSample, what: &str) -> Option<Warning> {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        // /proc/stat counts every CPU, those a run is not confined to included.
+        let cores = crate::machine::cores().max(1) as f64;
         let elapsed = later.total.checked_sub(self.total)? as f64;
         if elapsed == 0.0 {
             return None;
