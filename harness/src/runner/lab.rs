@@ -51,7 +51,8 @@ impl Lab {
     /// sink counted.
     pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
-        // Before the sink starts: its threads, and the producer, inherit the runner's CPUs.
+        // Every thread of the runner, the sink's included, and so the producer started below
+        // (which inherits it), runs on this workload's CPUs.
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
             return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
