@@ -9,19 +9,31 @@ import (
 
 // Result is the result line of a run with one arm.
 type Result struct {
-	SDK              string  `json:"sdk"`
-	MsgID            string  `json:"msg_id"`
-	SendPath         string  `json:"send_path"`
-	Messages         int     `json:"messages"`
-	Warmup           int     `json:"warmup"`
-	TimedMessages    int     `json:"timed_messages"`
-	ElapsedNs        int64   `json:"elapsed_ns"`
-	MsgsPerSec       float64 `json:"msgs_per_sec"`
-	InjectedNs       int64   `json:"injected_ns"`
-	RttP50Ns         int64   `json:"rtt_p50_ns"`
-	RttP99Ns         int64   `json:"rtt_p99_ns"`
-	RttP999Ns        int64   `json:"rtt_p999_ns"`
+	SDK           string  `json:"sdk"`
+	MsgID         string  `json:"msg_id"`
+	SendPath      string  `json:"send_path"`
+	Messages      int     `json:"messages"`
+	Warmup        int     `json:"warmup"`
+	TimedMessages int     `json:"timed_messages"`
+	ElapsedNs     int64   `json:"elapsed_ns"`
+	MsgsPerSec    float64 `json:"msgs_per_sec"`
+	InjectedNs    int64   `json:"injected_ns"`
+	RoundTrips
 	AllocBytesPerMsg float64 `json:"alloc_bytes_per_msg"`
+}
+
+// RoundTrips are the percentiles of an arm's timed round trips (send to ack);
+// embedded, their fields stand in the line where the embedding does.
+type RoundTrips struct {
+	RttP50Ns  int64 `json:"rtt_p50_ns"`
+	RttP99Ns  int64 `json:"rtt_p99_ns"`
+	RttP999Ns int64 `json:"rtt_p999_ns"`
+}
+
+// roundTrips gives the percentiles of rttNs, which it leaves as it is.
+func roundTrips(rttNs []int64) RoundTrips {
+	sorted := slices.Sorted(slices.Values(rttNs))
+	return RoundTrips{RttP50Ns: percentile(sorted, 500), RttP99Ns: percentile(sorted, 990), RttP999Ns: percentile(sorted, 999)}
 }
 
 // PairedResult is the result line of paired mode.
@@ -44,10 +56,8 @@ type ArmResult struct {
 	ElapsedNs     int64   `json:"elapsed_ns"`
 	MsgsPerSec    float64 `json:"msgs_per_sec"`
 	InjectedNs    int64   `json:"injected_ns"`
-	RttP50Ns      int64   `json:"rtt_p50_ns"`
-	RttP99Ns      int64   `json:"rtt_p99_ns"`
-	RttP999Ns     int64   `json:"rtt_p999_ns"`
-	BatchNs       []int64 `json:"batch_ns"`
+	RoundTrips
+	BatchNs []int64 `json:"batch_ns"`
 }
 
 // Run connects to s.Server, logs in, sends every block, logs out and returns
@@ -103,15 +113,13 @@ func run(s Settings, arms []*arm) (any, error) {
 			Messages: s.Messages, Warmup: warmup, Blocks: s.blocks() - warmupBlocks}
 		for _, a := range arms {
 			elapsed := a.elapsedNs()
-			rtts := slices.Sorted(slices.Values(a.rttNs))
 			r.Arms = append(r.Arms, ArmResult{MsgID: a.msgID, TimedMessages: a.timedMessages, ElapsedNs: elapsed,
 				MsgsPerSec: float64(a.timedMessages) / (float64(elapsed) / 1e9), InjectedNs: a.injected.Nanoseconds(),
-				RttP50Ns: percentile(rtts, 500), RttP99Ns: percentile(rtts, 990), RttP999Ns: percentile(rtts, 999), BatchNs: a.batchNs})
+				RoundTrips: roundTrips(a.rttNs), BatchNs: a.batchNs})
 		}
 		return r, nil
 	}
 	a := arms[0]
-	rtts := slices.Sorted(slices.Values(a.rttNs))
 	return Result{
 		SDK:              "go",
 		MsgID:            a.msgID,
@@ -122,9 +130,7 @@ func run(s Settings, arms []*arm) (any, error) {
 		ElapsedNs:        window.Nanoseconds(),
 		MsgsPerSec:       float64(a.timedMessages) / window.Seconds(),
 		InjectedNs:       a.injected.Nanoseconds(),
-		RttP50Ns:         percentile(rtts, 500),
-		RttP99Ns:         percentile(rtts, 990),
-		RttP999Ns:        percentile(rtts, 999),
+		RoundTrips:       roundTrips(a.rttNs),
 		AllocBytesPerMsg: float64(allocAfter.TotalAlloc-allocBefore.TotalAlloc) / float64(a.timedMessages),
 	}, nil
 }
