@@ -69,22 +69,28 @@ fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
     (!sorted.is_empty()).then(|| sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1])
 }
 
+/// The p50, p99 and p99.9 of an arm's timed round trips, as both result lines carry them.
+fn round_trips(mut rtt_ns: Vec<u64>) -> [Option<u64>; 3] {
+    rtt_ns.sort_unstable();
+    [0.50, 0.99, 0.999].map(|p| percentile(&rtt_ns, p))
+}
+
 impl<S> Plan<S> {
     /// The result line of the run `recorder` timed.
     pub fn result(&self, recorder: Recorder) -> ResultLine {
         if self.paired {
-            let arms = self.arms.iter().zip(recorder.arms).map(|(arm, mut laps)| {
+            let arms = self.arms.iter().zip(recorder.arms).map(|(arm, laps)| {
                 let elapsed_ns = laps.batch_ns.iter().sum();
-                laps.rtt_ns.sort_unstable();
+                let [rtt_p50_ns, rtt_p99_ns, rtt_p999_ns] = round_trips(laps.rtt_ns);
                 ArmResult {
                     msg_id: arm.msg_id.to_owned(),
                     timed_messages: laps.messages,
                     elapsed_ns,
                     msgs_per_sec: per_sec(laps.messages, elapsed_ns),
                     injected_ns: laps.injected_ns,
-                    rtt_p50_ns: percentile(&laps.rtt_ns, 0.50),
-                    rtt_p99_ns: percentile(&laps.rtt_ns, 0.99),
-                    rtt_p999_ns: percentile(&laps.rtt_ns, 0.999),
+                    rtt_p50_ns,
+                    rtt_p99_ns,
+                    rtt_p999_ns,
                     batch_ns: laps.batch_ns,
                 }
             });
@@ -101,9 +107,7 @@ impl<S> Plan<S> {
         }
         let laps = recorder.arms.into_iter().next().expect("a plan has an arm");
         let elapsed_ns = recorder.window.map_or(0, |(first, last)| ns(first, last));
-        let mut rtt = laps.rtt_ns;
-        rtt.sort_unstable();
-        let rtt = |p| if self.mode == Mode::Producer { percentile(&rtt, p) } else { None };
+        let [rtt_p50_ns, rtt_p99_ns, rtt_p999_ns] = if self.mode == Mode::Producer { round_trips(laps.rtt_ns) } else { [None; 3] };
         ResultLine::One(ProducerResult {
             sdk: self.sdk.to_owned(),
             msg_id: self.arms[0].msg_id.to_owned(),
@@ -114,9 +118,9 @@ impl<S> Plan<S> {
             elapsed_ns,
             msgs_per_sec: per_sec(laps.messages, elapsed_ns),
             injected_ns: laps.injected_ns,
-            rtt_p50_ns: rtt(0.50),
-            rtt_p99_ns: rtt(0.99),
-            rtt_p999_ns: rtt(0.999),
+            rtt_p50_ns,
+            rtt_p99_ns,
+            rtt_p999_ns,
         })
     }
 }
