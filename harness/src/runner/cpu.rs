@@ -1,6 +1,7 @@
 //! A producer's CPU time: waiting for it with wait4(2) returns its user and system time, those
 //! of the children it waited for included (a wrapper script's JVM, say), with its exit status.
-//! And the machine's: how much of it the hypervisor took while a run ran (steal).
+//! And the machine's, from /proc/stat: how busy it was, and how much of it the hypervisor took
+//! while a run ran (steal).
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
@@ -48,11 +49,12 @@ fn wait4(pid: u32, options: libc::c_int) -> io::Result<Option<Ended>> {
 }
 
 /// The machine's CPU time from the first line of /proc/stat, in clock ticks: what the
-/// hypervisor took from this guest (steal) and all of it.
+/// hypervisor took from this guest (steal), idle time (idle and iowait) and all of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MachineTicks {
     steal: u64,
-    total: u64,
+    idle: u64,
+    pub total: u64,
 }
 
 impl MachineTicks {
@@ -65,7 +67,12 @@ impl MachineTicks {
     /// already inside user, so the total is the first eight.
     fn parse(stat: &str) -> Option<MachineTicks> {
         let fields: Vec<u64> = stat.lines().next()?.strip_prefix("cpu ")?.split_whitespace().take(8).map(|f| f.parse().ok()).collect::<Option<_>>()?;
-        (fields.len() == 8).then(|| MachineTicks { steal: fields[7], total: fields.iter().sum() })
+        (fields.len() == 8).then(|| MachineTicks { steal: fields[7], idle: fields[3] + fields[4], total: fields.iter().sum() })
+    }
+
+    /// The ticks some CPU was not idle.
+    pub fn busy(&self) -> u64 {
+        self.total - self.idle
     }
 
     /// The share (%) of the machine's CPU time since `earlier` that the hypervisor took.
@@ -82,7 +89,8 @@ mod tests {
     #[test]
     fn steal_is_its_share_of_all_the_machine_s_ticks_between_two_readings() {
         let before = MachineTicks::parse("cpu  100 0 50 800 10 0 5 35 7 0\ncpu0 1 2 3\n").unwrap();
-        assert_eq!(before, MachineTicks { steal: 35, total: 1000 });
+        assert_eq!(before, MachineTicks { steal: 35, idle: 810, total: 1000 });
+        assert_eq!(before.busy(), 190);
         let after = MachineTicks::parse("cpu  130 0 60 855 10 0 5 40 9 0\n").unwrap();
         assert_eq!(after.steal_pct_since(&before), Some(5.0));
         assert_eq!(before.steal_pct_since(&before), None, "no time passed");

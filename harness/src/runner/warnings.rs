@@ -2,6 +2,7 @@
 //! runs themselves show.
 
 use super::analysis::Analysis;
+use super::cpu::MachineTicks;
 use super::model::{Arm, Warning};
 use super::settings::Settings;
 use crate::stats::{ALPHA, Summary, welch};
@@ -49,8 +50,7 @@ pub fn governor() -> Option<Warning> {
 /// before and after a workload, to tell how much other processes used meanwhile.
 #[derive(Clone, Copy)]
 pub struct CpuSample {
-    busy: u64,
-    total: u64,
+    machine: MachineTicks,
     own: u64,
 }
 
@@ -59,27 +59,23 @@ const OTHERS_LIMIT_CORES: f64 = 0.25;
 
 impl CpuSample {
     pub fn take() -> Option<CpuSample> {
-        let stat = std::fs::read_to_string("/proc/stat").ok()?;
-        // cpu  user nice system idle iowait irq softirq steal ...
-        let ticks: Vec<u64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
-        let idle = ticks.get(3)? + ticks.get(4)?;
-        let total: u64 = ticks.iter().take(8).sum();
+        let machine = MachineTicks::now()?;
         let own = std::fs::read_to_string("/proc/self/stat").ok()?;
         // Fields after the parenthesised name: utime stime cutime cstime are 14..=17 (1-based).
         let after_name = own.rsplit_once(')')?.1;
         let fields: Vec<u64> = after_name.split_whitespace().skip(11).take(4).filter_map(|v| v.parse().ok()).collect();
-        Some(CpuSample { busy: total - idle, total, own: fields.iter().sum() })
+        Some(CpuSample { machine, own: fields.iter().sum() })
     }
 
     /// A warning when others used more than OTHERS_LIMIT_CORES between `self` and `later`.
     pub fn others_since(&self, later: &CpuSample, what: &str) -> Option<Warning> {
         // /proc/stat counts every CPU, those a run is not confined to included.
         let cores = crate::machine::cores().max(1) as f64;
-        let elapsed = later.total.checked_sub(self.total)? as f64;
+        let elapsed = later.machine.total.checked_sub(self.machine.total)? as f64;
         if elapsed == 0.0 {
             return None;
         }
-        let others = (later.busy - self.busy).saturating_sub(later.own - self.own) as f64;
+        let others = (later.machine.busy() - self.machine.busy()).saturating_sub(later.own - self.own) as f64;
         let others_cores = others / elapsed * cores;
         let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
         (others_cores > OTHERS_LIMIT_CORES).then(|| Warning {
@@ -165,7 +161,7 @@ mod tests {
         let burn = std::time::Instant::now();
         while burn.elapsed() < std::time::Duration::from_millis(30) {}
         let b = CpuSample::take().unwrap();
-        assert!(b.total >= a.total && b.own >= a.own);
+        assert!(b.machine.total >= a.machine.total && b.own >= a.own);
     }
 
     use crate::runner::analysis::baseline_pairs;
