@@ -17,14 +17,14 @@ use statrs::statistics::Statistics;
 use super::affinity;
 use super::analysis::Analysis;
 use super::lab::Lab;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord};
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, median_batch};
 use super::report::atomic_write;
 use super::run::{plan, run_step};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
 use crate::machine::Machine;
 use crate::stats::paired::runs_for_mean;
-use crate::stats::{ALPHA, Summary, runs_for};
+use crate::stats::{ALPHA, Summary, correlation, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -189,8 +189,7 @@ impl Steal {
             return Steal::default();
         }
         let (s, d): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
-        let r = s.iter().covariance(d.iter()) / (s.iter().std_dev() * d.iter().std_dev());
-        Steal { steal_pct: Some(s.iter().mean()), steal_r: r.is_finite().then_some(r) }
+        Steal { steal_pct: Some(s.iter().mean()), steal_r: correlation(&s, &d) }
     }
 }
 
@@ -462,10 +461,6 @@ fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
         })
         .collect();
     Summary::of(&changes).map(|s| s.mean)
-}
-
-fn median_batch(batch_ns: &[u64]) -> f64 {
-    Summary::of(&batch_ns.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median)
 }
 
 fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {

@@ -261,6 +261,11 @@ impl Arm {
     }
 }
 
+/// A paired run's median batch time, in ns: its pace (NaN without batches).
+pub fn median_batch(batch_ns: &[u64]) -> f64 {
+    Summary::of(&batch_ns.iter().map(|&t| t as f64).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median)
+}
+
 fn median(values: Vec<f64>) -> Option<f64> {
     Summary::of(&values).map(|s| s.median)
 }

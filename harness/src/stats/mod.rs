@@ -41,6 +41,17 @@ impl Summary {
     }
 }
 
+/// Pearson's correlation of the pairs (xs[i], ys[i]); None with fewer than 3 pairs or where
+/// either side does not vary.
+pub fn correlation(xs: &[f64], ys: &[f64]) -> Option<f64> {
+    use statrs::statistics::Statistics;
+    if xs.len() != ys.len() || xs.len() < 3 {
+        return None;
+    }
+    let r = xs.covariance(ys) / (xs.std_dev() * ys.std_dev());
+    r.is_finite().then_some(r)
+}
+
 /// Welch's unequal-variances t-test of `b` against `a`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Welch {
@@ -183,6 +194,17 @@ pub(crate) mod tests {
         assert_eq!((s.min, s.max, s.n), (-1.6, 3.7, 10));
         let s2 = Summary::of(&SLEEP_2).unwrap();
         assert!(close(s2.stddev, 2.002_249, 1e-6), "sd {}", s2.stddev);
+    }
+
+    #[test]
+    fn correlation_matches_r_cor_on_sleep() {
+        // R: cor(sleep$extra[1:10], sleep$extra[11:20]) = 0.7951702
+        assert!(close(correlation(&SLEEP_1, &SLEEP_2).unwrap(), 0.795_170_2, 1e-7));
+        let reversed: Vec<f64> = SLEEP_2.iter().map(|x| -x).collect();
+        assert!(close(correlation(&SLEEP_1, &reversed).unwrap(), -0.795_170_2, 1e-7));
+        assert_eq!(correlation(&SLEEP_1, &[1.0; 10]), None, "one side does not vary");
+        assert_eq!(correlation(&SLEEP_1[..2], &SLEEP_2[..2]), None, "two pairs");
+        assert_eq!(correlation(&SLEEP_1, &SLEEP_2[..9]), None, "unmatched");
     }
 
     #[test]
