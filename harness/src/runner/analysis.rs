@@ -2,10 +2,10 @@
 
 use serde::Serialize;
 
-use super::model::{Arm, Latency, SyscallCounts};
+use super::model::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
 use crate::stats::paired::{PairedComparison, compare_paired, process_log_ratio};
-use crate::stats::{Comparison, Summary, compare};
+use crate::stats::{Comparison, Summary, compare, correlation};
 
 /// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
 /// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
@@ -48,6 +48,12 @@ pub struct ComparisonRow {
     /// Paired mode: from each process's median block log ratio of the two arms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paired: Option<PairedComparison>,
+    /// Paired mode: the correlation over the processes of their log ratios with their pace (ln
+    /// of the A/A twin's median batch time; the twin is neither arm). Far from 0, the change is
+    /// nearer a fixed cost than a fixed share, so its ratio moves with the machine's pace from
+    /// process to process: that spread is real, and only more processes narrow the interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pace_r: Option<f64>,
     /// One process per arm: the runs of one round paired (log ratio per round), beside Welch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_round: Option<PairedComparison>,
@@ -173,10 +179,13 @@ impl Noise<'_> {
 fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ComparisonRow> {
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
-    let paired = paired_log_ratios(b, a).map(|lrs| {
+    let by_process = paired_log_ratios(b, a);
+    let paired = by_process.as_ref().map(|lrs| {
         let (pct, unstable) = noise.paired(&a.sdk);
-        compare_paired(&lrs, pct, unstable || noise.unstable)
+        compare_paired(&lrs.iter().map(|&(_, lr)| lr).collect::<Vec<_>>(), pct, unstable || noise.unstable)
     });
+    let twin = arms.iter().find(|x| x.twin && x.sdk == a.sdk).filter(|_| !a.twin && !b.twin);
+    let pace_r = by_process.zip(twin).and_then(|(lrs, twin)| pace_r(&lrs, twin));
     if let Some(p) = &paired {
         comparison.ratio = p.ratio;
         comparison.change_pct = p.change_pct;
@@ -186,21 +195,29 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     }
     let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, by_round })
+    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, by_round })
 }
 
-/// Per paired process (matched by its order), the median block log ratio of `after` to
-/// `before`; None unless both arms ran paired and every run of theirs succeeded.
-fn paired_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
+/// Per paired process, its order and the median block log ratio of `after` to `before`; None
+/// unless both arms ran paired and every run of theirs succeeded.
+fn paired_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<(usize, f64)>> {
     if before.failure().is_some() || after.failure().is_some() {
         return None;
     }
     let after_runs: Vec<(usize, &[u64])> = after.batch_times().collect();
-    let lrs: Vec<f64> = before
+    let lrs: Vec<(usize, f64)> = before
         .batch_times()
-        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| process_log_ratio(base, arm)))
+        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_log_ratio(base, arm)?))))
         .collect();
     (!lrs.is_empty()).then_some(lrs)
+}
+
+/// The correlation of each process's log ratio with its pace, ln of `twin`'s median batch time
+/// in that process.
+fn pace_r(log_ratios: &[(usize, f64)], twin: &Arm) -> Option<f64> {
+    let paces: Vec<(usize, f64)> = twin.batch_times().map(|(order, b)| (order, median_batch(b).ln())).collect();
+    let (lrs, paces): (Vec<f64>, Vec<f64>) = log_ratios.iter().filter_map(|&(order, lr)| Some((lr, paces.iter().find(|(o, _)| *o == order)?.1))).unzip();
+    correlation(&lrs, &paces)
 }
 
 /// Per round in which both arms ran (one process each), ln(after / before).
@@ -217,12 +234,46 @@ fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::model::fixtures;
 
     #[test]
     fn variants_meet_their_baseline_and_fast_meets_preset() {
         let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
+    }
+
+    /// A paired arm of `msg_id` whose process k timed two blocks of `batch(pace[k])` ns each.
+    fn paired(msg_id: &str, paces: &[u64], batch: impl Fn(u64) -> u64) -> Arm {
+        let mut arm = fixtures::arm("rust", msg_id, None, (1, 1), &vec![1.0; paces.len()]);
+        for (run, &pace) in arm.runs.iter_mut().zip(paces) {
+            run.batch_ns = Some(vec![batch(pace); 2]);
+        }
+        arm
+    }
+
+    #[test]
+    fn pace_r_says_whether_a_change_moves_with_the_process_pace() {
+        // uuid costs a fixed 50 ns more per batch than fast, so its ratio shrinks as the
+        // process runs slower: the log ratios fall as the twin's pace rises.
+        let paces = [100, 120, 150, 200, 260];
+        let mut twin = paired("uuid", &paces, |p| p + 50);
+        twin.twin = true;
+        let arms = vec![paired("uuid", &paces, |p| p + 50), paired("fast", &paces, |p| p), twin];
+        let a = Analysis::of(&arms, &[(0, 1)]);
+        let r = a.comparisons[0].pace_r.expect("paired, with a twin");
+        assert!(r < -0.95, "r {r}");
+        assert_eq!(a.twins.len(), 1);
+        assert_eq!(a.twins[0].pace_r, None, "the twin is one of its own arms");
+        // A share of each batch (fast at 80% of uuid's time): the ratio is the same in every
+        // process, so the estimates do not vary and there is nothing to correlate.
+        let mut twin = paired("uuid", &paces, |p| p);
+        twin.twin = true;
+        let arms = vec![paired("uuid", &paces, |p| p), paired("fast", &paces, |p| p * 4 / 5), twin];
+        assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
+        // One process per arm: no blocks, no pace.
+        let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
+        assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
     }
 
     #[test]

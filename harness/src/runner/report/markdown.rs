@@ -78,7 +78,7 @@ pub fn how_to_read(mode: Mode) -> String {
     }
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
-        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin.";
+        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin. \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time): far from 0, the change is nearer a fixed cost than a fixed share, so its ratio moves with the machine's pace from process to process; that spread is real, and only more processes narrow the interval.";
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
@@ -129,7 +129,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         };
         let side = match (&c.paired, &c.by_round) {
             (Some(_), _) if c.after.ends_with("(A/A twin)") => "in-process A/A".to_owned(),
-            (Some(p), _) => format!("paired, {} processes", p.processes),
+            (Some(p), _) => format!("paired, {} processes{}", p.processes, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}"))),
             (None, Some(r)) => format!("{:+.1}% ({}, p {})", r.change_pct, r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")), p_value(r.t.p)),
             (None, None) => "-".into(),
         };
