@@ -165,7 +165,7 @@ fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
             () = serving => {}
             _ = tokio::signal::ctrl_c() => {}
         }
-        eprintln!("sink: totals {}", serde_json::to_string(&sink.counts())?);
+        eprintln!("sink: totals {}", serde_json::to_string(&sink.delivery())?);
         Ok(())
     })
 }

@@ -40,7 +40,7 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
             assert_eq!(arm.injected_ns, 0, "arm {i}");
         }
     }
-    let counts = sink.counts();
+    let counts = sink.delivery();
     assert_eq!(counts.delivery_problem(4 * 5500), None, "{counts:?}");
     assert_eq!((counts.batches, counts.connections), (44, 1));
 }
@@ -75,20 +75,20 @@ fn the_batches_go_out_in_the_block_order_of_the_seed() {
     produce(&plan, &sink.addr.to_string(), &mut minters).unwrap();
     let sent: Vec<Vec<usize>> = log.borrow().chunks(3).map(<[usize]>::to_vec).collect();
     assert_eq!(sent, BlockOrder::new(7, 3).take(11).collect::<Vec<_>>(), "warm-up blocks included");
-    assert_eq!(sink.counts().delivery_problem(3 * 5500), None);
+    assert_eq!(sink.delivery().delivery_problem(3 * 5500), None);
 }
 
 #[test]
 fn the_one_arm_line_reports_its_path_and_the_measured_injection() {
     let sink = sink();
     for msg_id in ["xoshiro", "prebuilt"] {
-        let before = sink.counts();
+        let before = sink.delivery();
         let cmd = ProduceCommand { inject_ns: 200, ..command(&sink, msg_id, false) };
         let ResultLine::One(r) = cmd.run().unwrap() else { panic!("a one-arm line") };
         assert_eq!((r.msg_id.as_str(), r.send_path, r.timed_messages), (msg_id, SendPath::Lean, 4500));
         assert!(r.injected_ns >= 4500 * 200 && r.elapsed_ns >= r.injected_ns, "{r:?}");
         assert!(r.rtt_p50_ns.is_some());
-        assert_eq!(sink.counts().since(&before).delivery_problem(5500), None, "{msg_id}");
+        assert_eq!(sink.delivery().since(&before).delivery_problem(5500), None, "{msg_id}");
     }
 }
 
@@ -111,5 +111,5 @@ fn the_rust_row_refuses_what_it_cannot_run() {
     assert!(err(command(&sink, "fast,prebuilt", true)).starts_with("MSG_ID=prebuilt cannot be paired"));
     assert!(err(ProduceCommand { send_path: Some("faithful".into()), ..command(&sink, "fast", false) }).starts_with("SEND_PATH=faithful is not a path of SDK rust; it has lean only"));
     assert!(err(ProduceCommand { inject_arm: 1, ..command(&sink, "fast", false) }).starts_with("INJECT_ARM=1 is outside"));
-    assert_eq!(sink.counts().connections, 0, "refused before connecting");
+    assert_eq!(sink.delivery().connections, 0, "refused before connecting");
 }

@@ -85,7 +85,7 @@ impl Lab {
         if let Some(sink) = sink {
             env.push(("SERVER", sink.addr.to_string()));
         }
-        let before = sink.map(Sink::counts).unwrap_or_default();
+        let before = sink.map(Sink::delivery).unwrap_or_default();
         let ticks = cpu::MachineTicks::now();
         let outcomes = match run_once(command, &env, Duration::from_secs(settings.timeout_s)) {
             Err(why) => arms.iter().map(|_| Outcome::Failed(why.clone())).collect(),
@@ -103,7 +103,7 @@ impl Lab {
                 outcomes
             }
         };
-        let delivered = sink.map(|s| s.counts().since(&before));
+        let delivered = sink.map(|s| s.delivery().since(&before));
         let problem = delivered.as_ref().and_then(|counts| counts.delivery_problem(size.messages * arms.len() as u64));
         let outcomes = match problem {
             // The run is FAILED as a whole: which arm's message was lost cannot be told apart.

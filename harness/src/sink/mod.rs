@@ -86,11 +86,6 @@ impl Sink {
     pub fn delivery(&self) -> DeliverySnapshot {
         self.delivery.snapshot()
     }
-
-    /// [`Sink::delivery`] under its former name; kept while callers move over.
-    pub fn counts(&self) -> DeliverySnapshot {
-        self.delivery()
-    }
 }
 
 /// Accepts connections for ever; each checks its payloads against `expected` (None: counts

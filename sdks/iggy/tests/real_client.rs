@@ -60,12 +60,12 @@ fn error_of(out: &Output) -> String {
 fn every_variant_delivers_each_message_exactly_once() {
     let sink = sink();
     for (k, msg_id) in ["sdk", "fast", "preset", "uuid"].into_iter().enumerate() {
-        let before = sink.counts();
+        let before = sink.delivery();
         let result = one_arm(&producer(&sink, msg_id, "producer", &[]));
         assert_eq!((result.sdk.as_str(), result.msg_id.as_str(), result.send_path), ("iggy", msg_id, SendPath::Faithful));
         assert_eq!((result.messages, result.warmup, result.timed_messages, result.injected_ns), (5000, 500, 4500, 0));
         assert!(result.rtt_p50_ns.is_some());
-        let delivered = sink.counts().since(&before);
+        let delivered = sink.delivery().since(&before);
         assert_eq!(delivered.delivery_problem(5000), None, "{msg_id} (run {k}): {delivered:?}");
         assert_eq!((delivered.batches, delivered.connections), (20, 1), "{msg_id}");
     }
@@ -90,7 +90,7 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
             assert_eq!(arm.injected_ns, 0, "arm {i}");
         }
     }
-    let delivered = sink.counts();
+    let delivered = sink.delivery();
     assert_eq!(delivered.delivery_problem(4 * 5000), None, "{delivered:?}");
     assert_eq!((delivered.batches, delivered.connections), (80, 1));
 }
@@ -101,7 +101,7 @@ fn mint_mode_needs_no_sink_and_names_its_variant() {
     let result = one_arm(&producer(&sink, "sdk", "mint", &[("INJECT_NS", "50")]));
     assert_eq!((result.msg_id.as_str(), result.timed_messages), ("sdk", 4500));
     assert!(result.injected_ns >= 4500 * 50, "{result:?}");
-    assert_eq!(sink.counts().connections, 0);
+    assert_eq!(sink.delivery().connections, 0);
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn bad_settings_and_a_dead_server_give_one_error_line() {
     assert!(err("sdk", &[("PAIRED", "1")]).starts_with("PAIRED=1 needs at least two arms"));
     assert!(err("sdk,fast", &[("PAIRED", "1"), ("INJECT_ARM", "2")]).starts_with("INJECT_ARM=2 is outside"));
     assert!(err("sdk,fast", &[]).starts_with("MSG_ID=sdk,fast lists several arms"));
-    assert_eq!(sink.counts().connections, 0, "refused before connecting");
+    assert_eq!(sink.delivery().connections, 0, "refused before connecting");
     let out = Command::new(env!("CARGO_BIN_EXE_iggy-producer")).env_clear().env("SERVER", "127.0.0.1:1").env("MESSAGES", "2000").output().unwrap();
     error_of(&out);
 }
