@@ -49,9 +49,10 @@ pub struct ComparisonRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paired: Option<PairedComparison>,
     /// Paired mode: the correlation over the processes of their log ratios with their pace (ln
-    /// of the A/A twin's median batch time; the twin is neither arm). Far from 0, the change is
-    /// nearer a fixed cost than a fixed share, so its ratio moves with the machine's pace from
-    /// process to process: that spread is real, and only more processes narrow the interval.
+    /// of the A/A twin's median batch time; the twin is neither arm). Far from 0, the ratio
+    /// itself moves with the machine's pace from process to process, as a fixed cost per batch
+    /// does (its share shrinks as the rest slows): that spread is real, and only more processes
+    /// narrow the interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pace_r: Option<f64>,
     /// One process per arm: the runs of one round paired (log ratio per round), beside Welch.
@@ -263,6 +264,10 @@ mod tests {
         let a = Analysis::of(&arms, &[(0, 1)]);
         let r = a.comparisons[0].pace_r.expect("paired, with a twin");
         assert!(r < -0.95, "r {r}");
+        // The same cost as a loss (fast before, uuid after): its ratio nears 1 as the process
+        // slows.
+        let loss = Analysis::of(&arms, &[(1, 0)]).comparisons[0].pace_r.unwrap();
+        assert!(loss > 0.95, "r {loss}");
         assert_eq!(a.twins.len(), 1);
         assert_eq!(a.twins[0].pace_r, None, "the twin is one of its own arms");
         // A share of each batch (fast at 80% of uuid's time): the ratio is the same in every
