@@ -159,7 +159,8 @@ impl Analysis {
     }
 }
 
-/// What a change must exceed: the cross-process control's, and in paired mode the SDK's twin's.
+/// What a change must exceed: across processes the control's change, whose alarm withholds
+/// (the machine drifted between the runs); in paired mode the SDK's twin's change alone.
 #[derive(Default)]
 struct Noise<'a> {
     pct: Option<f64>,
@@ -168,12 +169,11 @@ struct Noise<'a> {
 }
 
 impl Noise<'_> {
-    /// The noise floor and stability of a paired comparison of `sdk`: its own twin's change.
-    fn paired(&self, sdk: &str) -> (Option<f64>, bool) {
-        match self.twins.iter().find(|t| t.sdk == sdk).and_then(|t| t.paired.as_ref()) {
-            Some(twin) => (Some(twin.change_pct.abs()), twin.verdict.is_significant()),
-            None => (None, false),
-        }
+    /// The noise floor of a paired comparison of `sdk`: its own twin's change. A twin that
+    /// alarms withholds nothing: the arms share the process, so no drift sits between them, and
+    /// a change beyond an offset of that size is no less a change.
+    fn paired(&self, sdk: &str) -> Option<f64> {
+        self.twins.iter().find(|t| t.sdk == sdk).and_then(|t| t.paired.as_ref()).map(|twin| twin.change_pct.abs())
     }
 }
 
@@ -181,10 +181,7 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_log_ratios(b, a);
-    let paired = by_process.as_ref().map(|lrs| {
-        let (pct, unstable) = noise.paired(&a.sdk);
-        compare_paired(&lrs.iter().map(|&(_, lr)| lr).collect::<Vec<_>>(), pct, unstable || noise.unstable)
-    });
+    let paired = by_process.as_ref().map(|lrs| compare_paired(&lrs.iter().map(|&(_, lr)| lr).collect::<Vec<_>>(), noise.paired(&a.sdk), false));
     let twin = arms.iter().find(|x| x.twin && x.sdk == a.sdk).filter(|_| !a.twin && !b.twin);
     let pace_r = by_process.zip(twin).and_then(|(lrs, twin)| pace_r(&lrs, twin));
     if let Some(p) = &paired {
@@ -236,6 +233,7 @@ fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
     use crate::runner::model::fixtures;
+    use crate::stats::Verdict;
 
     #[test]
     fn variants_meet_their_baseline_and_fast_meets_preset() {
@@ -279,6 +277,31 @@ mod tests {
         // One process per arm: no blocks, no pace.
         let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
+    }
+
+    #[test]
+    fn a_paired_verdict_must_exceed_its_twin_and_nothing_withholds_it() {
+        // One batch time per process and arm: the twin runs a steady 0.3% faster than its base,
+        // which its own test finds; fast is 20% faster, preset 0.2% (significant, but inside the
+        // twin's offset). The cross-process control's arms differ by half.
+        let mut twin = paired("uuid", &[99_700, 99_690, 99_710, 99_705, 99_695], |b| b);
+        twin.twin = true;
+        let arms = vec![
+            paired("uuid", &[100_000; 5], |b| b),
+            paired("fast", &[83_000, 83_100, 82_900, 83_050, 82_950], |b| b),
+            paired("preset", &[99_800, 99_790, 99_810, 99_805, 99_795], |b| b),
+            twin,
+            fixtures::arm("rust", "threadrng", Some('A'), (1, 2), &[1.0, 1.1, 0.9, 1.0, 1.05]),
+            fixtures::arm("rust", "threadrng", Some('B'), (2, 2), &[2.0, 2.1, 1.9, 2.0, 2.05]),
+        ];
+        let a = Analysis::of(&arms, &[(0, 1), (0, 2)]);
+        assert!(a.control_unstable);
+        assert_eq!(a.twins[0].comparison.verdict, Verdict::Faster, "the twin alarms");
+        assert_eq!(a.comparisons[0].comparison.verdict, Verdict::Faster);
+        assert_eq!(a.comparisons[1].comparison.verdict, Verdict::Noise, "inside the twin's offset");
+        // Across processes the control's alarm still withholds.
+        let arms = [fixtures::arm("rust", "uuid", None, (3, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (4, 2), &[3.0, 3.1, 2.9]), arms[4].clone(), arms[5].clone()];
+        assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].comparison.verdict, Verdict::Withheld);
     }
 
     #[test]

@@ -611,7 +611,7 @@ fn markdown(c: &Calibration) -> String {
         "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
          `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). \
          A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \
-         The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction. \
+         The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction and withholds no verdict. \
          The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). \
          \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
          Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes, which also carry the twin), so the 0% row counts trials. \
@@ -676,12 +676,12 @@ mod tests {
 
     #[test]
     fn the_a_a_row_counts_the_copies_false_alarms_and_the_twins_apart() {
-        use Verdict::{Faster, Noise, Slower, Withheld};
+        use Verdict::{Faster, Noise, Slower};
         // Three trials: the copies' verdicts (one false alarm) and their twins' own tests (two
-        // alarms, one of which withheld its copy's verdict); a slowed level beside them.
+        // alarms, which withhold nothing); a slowed level beside them.
         let rows = [
             judged(true, 0.0, Slower),
-            judged(false, 0.0, Withheld),
+            judged(false, 0.0, Noise),
             judged(true, 0.0, Faster),
             judged(false, 0.0, Noise),
             judged(true, 0.0, Noise),
@@ -689,7 +689,7 @@ mod tests {
             judged(false, 1.0, Slower),
         ];
         let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0, &rows);
-        assert_eq!((aa.rounds, aa.detected, aa.withheld, aa.twin_alarms), (3, 1, 1, Some(2)));
+        assert_eq!((aa.rounds, aa.detected, aa.withheld, aa.twin_alarms), (3, 1, 0, Some(2)));
         let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2, &rows);
         assert_eq!((slowed.rounds, slowed.detected, slowed.twin_alarms), (1, 1, None));
     }

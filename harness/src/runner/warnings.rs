@@ -97,7 +97,7 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
     if let Some(c) = analysis.control.as_ref().filter(|_| analysis.control_unstable) {
         out.push(Warning {
             cause: format!(
-                "workload {}: the A/A control's two identical arms differed by {:+.1}% (Welch p = {:.4}), so every verdict is withheld",
+                "workload {}: the A/A control's two identical arms differed by {:+.1}% (Welch p = {:.4}), so every verdict across processes is withheld",
                 s.name,
                 c.comparison.change_pct,
                 c.comparison.welch.p.unwrap_or(f64::NAN)

@@ -143,8 +143,10 @@ pub struct PairedComparison {
     pub verdict: Verdict,
 }
 
-/// Compares from one log ratio per process. `noise_pct` is the absolute % change of the SDK's
-/// own A/A (a second copy of the baseline in the same processes); `control_unstable` withholds.
+/// Compares from one log ratio per process. `noise_pct` is the absolute % change the verdict
+/// must exceed: in paired mode the SDK's own A/A twin's (a second copy of the baseline in the
+/// same processes); `control_unstable` withholds, which only the runs of a round paired across
+/// processes ask for.
 pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstable: bool) -> PairedComparison {
     let t = one_sample_t(log_ratios);
     let ratio = t.mean.exp();

@@ -74,11 +74,11 @@ pub fn how_to_read(mode: Mode) -> String {
         "How to read this: mean {unit} with the sample standard deviation in brackets, over the timed runs. A verdict needs Welch's p < 0.05 {rule}; otherwise it is `~ (noise)`, and \"runs needed\" is the REPEAT at which a difference of the observed size would be detected with 80% power (two-sided t-test at 0.05 with the observed spreads), so `~` with a large figure means \"not enough runs\", not \"no effect\". Mann-Whitney's p (rank-based, exact for small tie-free samples) and a seeded bootstrap 95% interval of the ratio are shown beside it."
     );
     if producer {
-        text += " If the control arms themselves differ significantly, verdicts are withheld.";
+        text += " If the control arms themselves differ significantly, verdicts across processes are withheld.";
     }
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
-        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin. \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval.";
+        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval.";
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
@@ -203,7 +203,7 @@ pub fn control_words(a: &Analysis) -> Option<String> {
     let k = &a.control.as_ref()?.comparison;
     Some(match k.verdict {
         Verdict::Undecided => format!("unknown: too few runs (n={})", k.n),
-        _ if a.control_unstable => "UNSTABLE: verdicts withheld".into(),
+        _ if a.control_unstable => "UNSTABLE: verdicts across processes withheld".into(),
         _ => "stable".into(),
     })
 }
