@@ -40,13 +40,16 @@ fn child_ids(raw_clone: bool, mint: &mut dyn FnMut() -> u128) -> Vec<u128> {
     bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
+/// A generator under test, as a closure: the process-wide one or an owned one.
+type Minter = Box<dyn FnMut() -> u128>;
+
 #[test]
 fn atfork_fallback_reseeds_forked_children_only() {
     // SAFETY: the only test in this binary, run before anything reads the environment.
     unsafe { std::env::set_var("IDGEN_WIPEONFORK", "off") };
     assert_eq!(idgen::fork_model(), ForkModel::AtFork);
     let mut owned = Pooled::new();
-    let mut sources: [(&str, Box<dyn FnMut() -> u128>); 2] =
+    let mut sources: [(&str, Minter); 2] =
         [("mint()", Box::new(|| idgen::mint().as_u128())), ("Pooled", Box::new(move || owned.mint().as_u128()))];
     for (name, mint) in &mut sources {
         mint();

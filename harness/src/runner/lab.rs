@@ -185,7 +185,7 @@ fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
     if !(result.msgs_per_sec.is_finite() && result.msgs_per_sec > 0.0) {
         return Outcome::Failed(format!("result line reports {} msgs/s", result.msgs_per_sec));
     }
-    Outcome::Ok(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None, steal_pct: None })
+    Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None, steal_pct: None }))
 }
 
 /// A paired result line (sdks/README.md), if it answers the run asked for: one outcome per arm.
@@ -227,7 +227,7 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 rtt_p99_ns: a.rtt_p99_ns,
                 rtt_p999_ns: a.rtt_p999_ns,
             };
-            Outcome::Ok(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None, steal_pct: None })
+            Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None, steal_pct: None }))
         })
         .collect()
 }

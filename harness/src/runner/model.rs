@@ -76,7 +76,7 @@ pub struct RunRecord {
 /// What one producer process gave: its checked result line, or why there is none.
 #[derive(Debug)]
 pub enum Outcome {
-    Ok(Measured),
+    Ok(Box<Measured>),
     Failed(String),
 }
 
