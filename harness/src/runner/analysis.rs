@@ -153,9 +153,9 @@ impl Analysis {
     }
 
     /// `after` against `before` under this workload's control (and, paired, the SDK's twin).
-    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<Comparison> {
+    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<ComparisonRow> {
         let noise = Noise { pct: self.noise_pct, unstable: self.control_unstable, twins: &self.twins };
-        row(arms, before, after, &noise).map(|r| r.comparison)
+        row(arms, before, after, &noise)
     }
 }
 
@@ -232,7 +232,7 @@ fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::model::fixtures;
+    use crate::runner::model::fixtures::{self, paired};
     use crate::stats::Verdict;
 
     #[test]
@@ -240,15 +240,6 @@ mod tests {
         let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
-    }
-
-    /// A paired arm of `msg_id` whose process k timed two blocks of `batch(pace[k])` ns each.
-    fn paired(msg_id: &str, paces: &[u64], batch: impl Fn(u64) -> u64) -> Arm {
-        let mut arm = fixtures::arm("rust", msg_id, None, (1, 1), &vec![1.0; paces.len()]);
-        for (run, &pace) in arm.runs.iter_mut().zip(paces) {
-            run.batch_ns = Some(vec![batch(pace); 2]);
-        }
-        arm
     }
 
     #[test]

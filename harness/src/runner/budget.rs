@@ -8,11 +8,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Analysis, BASELINES};
+use super::analysis::{Analysis, BASELINES, ComparisonRow};
 use super::format;
 use super::model::Arm;
 use super::settings::Settings;
-use crate::stats::{Comparison, Verdict};
+use crate::stats::Verdict;
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -29,6 +29,10 @@ pub struct Budgets {
     /// A verdict of `~ (noise)` against this MSG_ID: no measurable cost over it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within_noise_of: Option<String>,
+    /// A tolerance where `within_noise_of` is too strict for a design that sees small real
+    /// costs: the 95% CI of the ratio to `than` must lie above 1 - pct/100.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_most_slower: Option<Tolerance>,
     /// Median over runs of the batch round trip's 99.9th percentile, e.g. "2ms", "800us".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99_9_below: Option<String>,
@@ -36,6 +40,14 @@ pub struct Budgets {
     /// strategies measured by scripts/mint-costs.sh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ir_per_id_below: Option<f64>,
+}
+
+/// `at_most_slower = { than = "preset", pct = 1 }`: at most 1% fewer msgs/s than preset.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tolerance {
+    pub than: String,
+    pub pct: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -68,6 +80,7 @@ impl Budgets {
             faster_than: s.faster_than.or(b.faster_than),
             speedup_at_least: s.speedup_at_least.or(b.speedup_at_least),
             within_noise_of: s.within_noise_of.or(b.within_noise_of),
+            at_most_slower: s.at_most_slower.or(b.at_most_slower),
             p99_9_below: s.p99_9_below.or(b.p99_9_below),
             ir_per_id_below: s.ir_per_id_below.or(b.ir_per_id_below),
         }
@@ -86,6 +99,7 @@ impl Budgets {
         let mut named = vec![("variant", self.variant())];
         named.extend(self.faster_than.as_deref().map(|m| ("faster_than", m)));
         named.extend(self.within_noise_of.as_deref().map(|m| ("within_noise_of", m)));
+        named.extend(self.at_most_slower.as_ref().map(|t| ("at_most_slower.than", t.than.as_str())));
         if self.speedup_at_least.is_some() {
             named.push(("speedup_at_least's reference", self.speedup_reference()));
         }
@@ -98,6 +112,11 @@ impl Budgets {
             && !(x.is_finite() && x > 0.0)
         {
             bail!("expect.speedup_at_least = {x} is impossible: it must be a ratio above 0");
+        }
+        if let Some(x) = self.at_most_slower.as_ref().map(|t| t.pct)
+            && !(x.is_finite() && x > 0.0 && x < 100.0)
+        {
+            bail!("expect.at_most_slower.pct = {x} is impossible: it must be a percentage above 0 and below 100");
         }
         if let Some(x) = self.ir_per_id_below
             && !(x.is_finite() && x > 0.0)
@@ -134,6 +153,9 @@ impl Budgets {
             if let Some(other) = &self.within_noise_of {
                 checks.push(within_noise(&subject, other, compared(other), settings));
             }
+            if let Some(tolerance) = &self.at_most_slower {
+                checks.push(at_most_slower(&subject, tolerance, compared(&tolerance.than)));
+            }
             if let Some(limit) = self.p99_9_limit().ok().flatten() {
                 checks.push(p99_9(&subject, &self.p99_9_below.clone().unwrap_or_default(), limit, arms[arm].latency().map(|l| l.p999_ns)));
             }
@@ -149,45 +171,82 @@ fn check(subject: &str, budget: String, passed: bool, observed: String, meaning:
     BudgetResult { subject: subject.into(), budget, passed, observed, meaning: (!passed).then(meaning) }
 }
 
-fn describe(c: &Comparison, other: &str) -> String {
+/// The comparison as its verdict was reached: paired, the t-test over the processes' log ratios;
+/// across processes, Welch's.
+fn describe(row: &ComparisonRow, other: &str) -> String {
+    let c = &row.comparison;
     let ci = format::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
-    let p = c.welch.p.map_or("no p-value".into(), |p| format!("Welch p = {p:.4}"));
+    let (test, p) = match &row.paired {
+        Some(paired) => (format!("paired t over {} processes", paired.processes), paired.t.p),
+        None => ("Welch".to_owned(), c.welch.p),
+    };
+    let p = p.map_or("no p-value".into(), |p| format!("{test} p = {p:.4}"));
     format!("{:.2}x {other} ({:+.1}%{ci}), {p}: {}", c.ratio, c.change_pct, c.verdict.label())
+}
+
+/// What a tie's "runs needed" counts: processes holding every arm, or runs of each variant.
+fn runs_unit(row: &ComparisonRow) -> &'static str {
+    if row.paired.is_some() { "paired processes" } else { "runs per variant" }
 }
 
 const NOTHING: &str = "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line";
 
-fn faster_than(subject: &str, other: &str, c: Option<Comparison>, s: &Settings) -> BudgetResult {
+fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
     let budget = format!("faster_than = {other:?}");
-    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
-    check(subject, budget, c.verdict == Verdict::Faster, describe(&c, other), || match c.verdict {
+    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let c = &row.comparison;
+    check(subject, budget, c.verdict == Verdict::Faster, describe(&row, other), || match c.verdict {
         Verdict::Slower => format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster."),
         Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
         Verdict::Undecided => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
         _ => format!(
             "{subject} could not be told apart from {other} at REPEAT={}: the difference is within this machine's noise{}.",
             s.repeat,
-            c.runs_needed.map_or(String::new(), |n| format!("; about {n} runs per variant would detect a difference this size"))
+            c.runs_needed.map_or(String::new(), |n| format!("; about {n} {} would detect a difference this size", runs_unit(&row)))
         ),
     })
 }
 
-fn speedup(subject: &str, other: &str, min: f64, c: Option<Comparison>) -> BudgetResult {
+fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> BudgetResult {
     let budget = format!("speedup_at_least = {min}");
-    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
-    check(subject, budget, c.ratio >= min, describe(&c, other), || {
+    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let c = &row.comparison;
+    check(subject, budget, c.ratio >= min, describe(&row, other), || {
         format!("{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.", c.ratio)
     })
 }
 
-fn within_noise(subject: &str, other: &str, c: Option<Comparison>, s: &Settings) -> BudgetResult {
+fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
     let budget = format!("within_noise_of = {other:?}");
-    let Some(c) = c else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
-    check(subject, budget, c.verdict == Verdict::Noise, describe(&c, other), || match c.verdict {
-        Verdict::Slower => format!("{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput.", c.change_pct),
+    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let c = &row.comparison;
+    check(subject, budget, c.verdict == Verdict::Noise, describe(&row, other), || match c.verdict {
+        Verdict::Slower => format!(
+            "{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput{}.",
+            c.change_pct,
+            if row.paired.is_some() { " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)" } else { "" }
+        ),
         Verdict::Faster => format!("{subject} is measurably faster than {other}, which should be the ceiling: suspect the measurement (warm-up, drift) before the code."),
         Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
         _ => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
+    })
+}
+
+fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> BudgetResult {
+    let budget = format!("at_most_slower = {{ than = {:?}, pct = {} }}", t.than, t.pct);
+    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let c = &row.comparison;
+    let floor = 1.0 - t.pct / 100.0;
+    let lowest = c.ratio_ci95.map(|(lo, _)| lo);
+    check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&row, &t.than), || match lowest {
+        None => "the comparison has no confidence interval: run at least 5 times (REPEAT=10).".into(),
+        Some(_) if c.ratio < floor => format!("{subject} sends {:.1}% fewer messages per second than {}, more than the {}% allowed.", -c.change_pct, t.than, t.pct),
+        Some(lo) => format!(
+            "{subject} may send up to {:.1}% fewer messages per second than {} (the 95% CI's low end), more than the {}% allowed: the cost may be within the budget, but this run cannot show it; more runs narrow the interval.",
+            100.0 * (1.0 - lo),
+            t.than,
+            t.pct
+        ),
     })
 }
 
@@ -242,6 +301,10 @@ mod tests {
         assert!(bad.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"preset\" is not a MSG_ID of workload w"));
         let bad = Budgets { speedup_at_least: Some(-1.0), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("impossible"));
+        let tolerance = |than: &str, pct: f64| Budgets { at_most_slower: Some(Tolerance { than: than.into(), pct }), ..Budgets::default() };
+        assert!(tolerance("preset", 1.0).check(&s).unwrap_err().to_string().starts_with("expect.at_most_slower.than = \"preset\" is not a MSG_ID"));
+        assert!(tolerance("uuid", 100.0).check(&s).unwrap_err().to_string().contains("expect.at_most_slower.pct = 100 is impossible"));
+        assert!(tolerance("uuid", 1.0).check(&s).is_ok());
         let bad = Budgets { p99_9_below: Some("soon".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("not a duration"));
         assert!(Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() }.check(&s).is_ok());
@@ -267,6 +330,39 @@ mod tests {
         assert!(!by("speedup_at_least").passed);
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.meaning.is_none() && latency.observed.contains("150 us"), "{latency:?}");
+        // Level within a fraction of a percent, but five runs a side leave an interval wider than 0.1%.
+        let strict = Budgets { at_most_slower: Some(Tolerance { than: "uuid".into(), pct: 0.1 }), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
+        assert!(!strict[0].passed && strict[0].meaning.as_deref().unwrap().contains("this run cannot show it"), "{strict:?}");
+    }
+
+    #[test]
+    fn paired_budgets_cite_the_paired_test_and_read_each_arms_tail() {
+        use crate::runner::model::fixtures::paired;
+        // Per process one batch time per arm: fast 5% under uuid, preset beside fast, on either
+        // side of it from process to process.
+        let fast = [95_000, 95_040, 94_960, 95_020, 94_980];
+        let mut twin = paired("uuid", &fast.map(|b| b * 100 / 95 + 10), |b| b);
+        twin.twin = true;
+        let arms = vec![paired("uuid", &fast.map(|b| b * 100 / 95), |b| b), paired("fast", &fast, |b| b), paired("preset", &[95_030, 94_960, 95_070, 94_950, 95_010], |b| b), twin];
+        let analysis = Analysis::of(&arms, &[(0, 1), (2, 1)]);
+        let expect = Budgets { faster_than: Some("uuid".into()), within_noise_of: Some("preset".into()), p99_9_below: Some("1ms".into()), ..Budgets::default() };
+        let checks = expect.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
+        let by = |budget: &str| checks.iter().find(|c| c.budget.starts_with(budget)).unwrap();
+        let faster = by("faster_than");
+        assert!(faster.passed && faster.observed.contains("paired t over 5 processes p = "), "{faster:?}");
+        assert!(!faster.observed.contains("Welch"), "{faster:?}");
+        assert!(by("within_noise_of").passed, "{:?}", by("within_noise_of"));
+        let tie = Budgets { faster_than: Some("preset".into()), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
+        assert!(!tie[0].passed && tie[0].meaning.as_deref().unwrap().contains("paired processes would detect"), "{tie:?}");
+        let latency = by("p99_9_below");
+        assert!(latency.passed && latency.observed.contains("150 us"), "a paired arm's own tail: {latency:?}");
+        let tolerance = |variant: &str, than: &str| {
+            let b = Budgets { variant: Some(variant.into()), at_most_slower: Some(Tolerance { than: than.into(), pct: 1.0 }), ..Budgets::default() };
+            b.judge(&settings(), &arms, &analysis, Path::new("/nonexistent")).remove(0)
+        };
+        assert!(tolerance("fast", "preset").passed, "level with preset, and the interval shows it");
+        let uuid = tolerance("uuid", "fast");
+        assert!(!uuid.passed && uuid.meaning.as_deref().unwrap().contains("uuid sends 5.0% fewer messages per second than fast"), "{uuid:?}");
     }
 
     #[test]

@@ -310,4 +310,13 @@ pub mod fixtures {
             .collect();
         arm
     }
+
+    /// A paired Rust arm of `msg_id` whose process k timed two blocks of `batch(paces[k])` ns each.
+    pub fn paired(msg_id: &str, paces: &[u64], batch: impl Fn(u64) -> u64) -> Arm {
+        let mut arm = self::arm("rust", msg_id, None, (1, 1), &vec![1.0; paces.len()]);
+        for (run, &pace) in arm.runs.iter_mut().zip(paces) {
+            run.batch_ns = Some(vec![batch(pace); 2]);
+        }
+        arm
+    }
 }

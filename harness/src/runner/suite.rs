@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::budget::Budgets;
 use super::model::{Arm, CONTROL_SDK, Warning};
 use super::sdk::{self, Sdk};
-use super::settings::{Layer, PAIRED, RunArgs, Settings, Source, check_file_name};
+use super::settings::{Layer, RunArgs, Settings, check_file_name};
 use super::syscalls;
 use super::warnings;
 use crate::producer::Mode;
@@ -91,13 +91,7 @@ impl Suite {
             if workloads.iter().any(|w: &Workload| w.settings.name == head.name) {
                 bail!("{shown}: workload {:?} is defined twice", head.name);
             }
-            let mut layer = args.layer().over(&own.over(&shared));
-            // A latency budget reads each arm's own round-trip tail, which the contract's one-arm
-            // result line carries for every row and a paired one need not: unasked, such a
-            // workload runs a process per arm.
-            if budgets.as_ref().is_some_and(|b| b.p99_9_below.is_some()) && layer.get(&PAIRED).is_none() {
-                layer = layer.with(&PAIRED, "0", Source::Suite);
-            }
+            let layer = args.layer().over(&own.over(&shared));
             let (settings, sdks) = layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
             if let Some(budgets) = &budgets {
                 budgets.check(&settings).with_context(|| format!("{shown}: workload {:?}", head.name))?;
