@@ -165,7 +165,7 @@ struct Judged {
 /// share it, so it is not read there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 struct Steal {
-    /// The mean share (%) of the machine's CPU time stolen while the two compared arms' runs ran.
+    /// The mean share (%) of the run's CPUs' time stolen while the two compared arms' runs ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     steal_pct: Option<f64>,
     /// The correlation of each run's steal with its figure's log over its arm's mean log, the two
@@ -616,7 +616,7 @@ fn markdown(c: &Calibration) -> String {
          \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
          Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes, which also carry the twin), so the 0% row counts trials. \
          \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \
-         \"Steal %\" (processes) is the share of the whole machine's CPU time that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. \
+         \"Steal %\" (processes) is the share of the run's CPUs' time (CPUS) that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. \
          Every judgement is in the JSON beside this file."
     );
     out

@@ -48,8 +48,8 @@ fn wait4(pid: u32, options: libc::c_int) -> io::Result<Option<Ended>> {
     }
 }
 
-/// The machine's CPU time from the first line of /proc/stat, in clock ticks: what the
-/// hypervisor took from this guest (steal), idle time (idle and iowait) and all of it.
+/// CPU time from /proc/stat, in clock ticks, of the whole machine or of some of its CPUs: what
+/// the hypervisor took from this guest (steal), idle time (idle and iowait) and all of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MachineTicks {
     steal: u64,
@@ -58,16 +58,31 @@ pub struct MachineTicks {
 }
 
 impl MachineTicks {
-    /// Now; None where /proc/stat is not there or not Linux's.
+    /// The whole machine's, now; None where /proc/stat is not there or not Linux's.
     pub fn now() -> Option<MachineTicks> {
-        MachineTicks::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+        MachineTicks::now_on(None)
     }
 
-    /// `cpu user nice system idle iowait irq softirq steal [guest guest_nice]`: guest time is
-    /// already inside user, so the total is the first eight.
-    fn parse(stat: &str) -> Option<MachineTicks> {
-        let fields: Vec<u64> = stat.lines().next()?.strip_prefix("cpu ")?.split_whitespace().take(8).map(|f| f.parse().ok()).collect::<Option<_>>()?;
-        (fields.len() == 8).then(|| MachineTicks { steal: fields[7], idle: fields[3] + fields[4], total: fields.iter().sum() })
+    /// Those of `cpus` (None: the whole machine), now: a run confined to some CPUs (CPUS) is
+    /// stolen from on those alone.
+    pub fn now_on(cpus: Option<&[usize]>) -> Option<MachineTicks> {
+        MachineTicks::parse(&std::fs::read_to_string("/proc/stat").ok()?, cpus)
+    }
+
+    /// `cpu user nice system idle iowait irq softirq steal [guest guest_nice]`, the machine's
+    /// line, or the sum of the `cpuN` lines of `cpus`: guest time is already inside user, so
+    /// the total is the first eight.
+    fn parse(stat: &str, cpus: Option<&[usize]>) -> Option<MachineTicks> {
+        let ticks = |line: &str| -> Option<MachineTicks> {
+            let fields: Vec<u64> = line.split_whitespace().take(8).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+            (fields.len() == 8).then(|| MachineTicks { steal: fields[7], idle: fields[3] + fields[4], total: fields.iter().sum() })
+        };
+        let Some(cpus) = cpus else { return ticks(stat.lines().next()?.strip_prefix("cpu ")?) };
+        cpus.iter().try_fold(MachineTicks { steal: 0, idle: 0, total: 0 }, |sum, cpu| {
+            let line = stat.lines().find_map(|l| l.strip_prefix(&format!("cpu{cpu} ")))?;
+            let t = ticks(line)?;
+            Some(MachineTicks { steal: sum.steal + t.steal, idle: sum.idle + t.idle, total: sum.total + t.total })
+        })
     }
 
     /// The ticks some CPU was not idle.
@@ -75,7 +90,7 @@ impl MachineTicks {
         self.total - self.idle
     }
 
-    /// The share (%) of the machine's CPU time since `earlier` that the hypervisor took.
+    /// The share (%) of the CPU time since `earlier` that the hypervisor took.
     pub fn steal_pct_since(&self, earlier: &MachineTicks) -> Option<f64> {
         let total = self.total.checked_sub(earlier.total).filter(|t| *t > 0)?;
         Some(100.0 * self.steal.saturating_sub(earlier.steal) as f64 / total as f64)
@@ -84,20 +99,34 @@ impl MachineTicks {
 
 #[cfg(test)]
 mod tests {
+    use std::process::Command;
+
     use super::*;
 
     #[test]
     fn steal_is_its_share_of_all_the_machine_s_ticks_between_two_readings() {
-        let before = MachineTicks::parse("cpu  100 0 50 800 10 0 5 35 7 0\ncpu0 1 2 3\n").unwrap();
+        let before = MachineTicks::parse("cpu  100 0 50 800 10 0 5 35 7 0\ncpu0 1 2 3\n", None).unwrap();
         assert_eq!(before, MachineTicks { steal: 35, idle: 810, total: 1000 });
         assert_eq!(before.busy(), 190);
-        let after = MachineTicks::parse("cpu  130 0 60 855 10 0 5 40 9 0\n").unwrap();
+        let after = MachineTicks::parse("cpu  130 0 60 855 10 0 5 40 9 0\n", None).unwrap();
         assert_eq!(after.steal_pct_since(&before), Some(5.0));
         assert_eq!(before.steal_pct_since(&before), None, "no time passed");
-        assert_eq!(MachineTicks::parse("cpu0 1 2 3 4 5 6 7 8\n"), None, "not the machine's line");
-        assert_eq!(MachineTicks::parse("cpu  1 2 3\n"), None, "too few fields");
+        assert_eq!(MachineTicks::parse("cpu0 1 2 3 4 5 6 7 8\n", None), None, "not the machine's line");
+        assert_eq!(MachineTicks::parse("cpu  1 2 3\n", None), None, "too few fields");
     }
-    use std::process::Command;
+
+    #[test]
+    fn steal_on_some_cpus_sums_their_lines_alone() {
+        let before = "cpu  200 0 0 1600 0 0 0 0 0 0\ncpu0 100 0 0 800 0 0 0 0 0 0\ncpu1 100 0 0 800 0 0 0 0 0 0\ncpu10 9 9 9 9 9 9 9 9 0 0\n";
+        let on_1 = |stat: &str| MachineTicks::parse(stat, Some(&[1])).unwrap();
+        assert_eq!(on_1(before), MachineTicks { steal: 0, idle: 800, total: 900 }, "cpu1's line, not cpu10's");
+        // Ten ticks stolen, all from cpu1: a sixth of its time since, an eleventh of the machine's.
+        let after = "cpu  200 0 0 1700 0 0 0 10 0 0\ncpu0 100 0 0 850 0 0 0 0 0 0\ncpu1 100 0 0 850 0 0 0 10 0 0\n";
+        assert_eq!(on_1(after).steal_pct_since(&on_1(before)), Some(100.0 * 10.0 / 60.0));
+        let machine = |stat: &str| MachineTicks::parse(stat, None).unwrap();
+        assert_eq!(machine(after).steal_pct_since(&machine(before)), Some(100.0 * 10.0 / 110.0));
+        assert_eq!(MachineTicks::parse(before, Some(&[0, 7])), None, "a CPU the file does not list");
+    }
 
     #[test]
     fn busy_child_reports_its_cpu_and_status() {

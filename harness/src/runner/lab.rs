@@ -86,13 +86,13 @@ impl Lab {
             env.push(("SERVER", sink.addr.to_string()));
         }
         let before = sink.map(Sink::delivery).unwrap_or_default();
-        let ticks = cpu::MachineTicks::now();
+        let ticks = cpu::MachineTicks::now_on(settings.cpus.as_deref());
         let outcomes = match run_once(command, &env, Duration::from_secs(settings.timeout_s)) {
             Err(why) => arms.iter().map(|_| Outcome::Failed(why.clone())).collect(),
             Ok((line, cpu)) => {
                 // The process's CPU time over every message it sent, warm-up and every arm included.
                 let cpu_ns_per_msg = cpu.map(|c| c.as_nanos() as f64 / (size.messages * arms.len() as u64) as f64);
-                let steal_pct = ticks.zip(cpu::MachineTicks::now()).and_then(|(before, after)| after.steal_pct_since(&before));
+                let steal_pct = ticks.zip(cpu::MachineTicks::now_on(settings.cpus.as_deref())).and_then(|(before, after)| after.steal_pct_since(&before));
                 let mut outcomes = if arms.len() == 1 { vec![check_result_line(&line, size, msg_ids[0])] } else { check_paired_line(&line, size, &msg_ids) };
                 for o in &mut outcomes {
                     if let Outcome::Ok(m) = o {

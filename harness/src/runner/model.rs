@@ -62,7 +62,7 @@ pub struct RunRecord {
     /// The process's user + system time over every message it sent (all its arms, warm-up included).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_ns_per_msg: Option<f64>,
-    /// The share (%) of the whole machine's CPU time that the hypervisor took (steal) while the
+    /// The share (%) of the run's CPUs' time (CPUS) that the hypervisor took (steal) while the
     /// process ran: noise from outside this machine, which no design here removes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steal_pct: Option<f64>,
@@ -231,7 +231,7 @@ impl Arm {
         median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.cpu_ns_per_msg).collect())
     }
 
-    /// The mean over timed runs of the hypervisor's share of the machine's CPU time.
+    /// The mean over timed runs of the hypervisor's share of the run's CPUs' time.
     pub fn steal_pct(&self) -> Option<f64> {
         Summary::of(&self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect::<Vec<_>>()).map(|s| s.mean)
     }
