@@ -79,20 +79,6 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
 }
 
 #[test]
-fn a_latency_budget_keeps_its_workload_to_a_process_per_arm_unless_paired_is_asked_for() {
-    let dir = scratch("suite-latency");
-    let suite = dir.join("latency.toml");
-    let paired = |extra: &str| {
-        std::fs::write(&suite, format!("{extra}[[workload]]\nname = \"tail\"\n[workload.expect]\np99_9_below = \"5ms\"\n\n[[workload]]\nname = \"plain\"\n")).unwrap();
-        let text = dry_run(suite.to_str().unwrap(), &[]);
-        text.lines().find(|l| l.starts_with("paired")).unwrap_or_else(|| panic!("{text}")).split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
-    };
-    assert_eq!(paired(""), "0 1 <- differs", "the tail's workload, then the plain one");
-    assert_eq!(paired("paired = true\n"), "1 1");
-    std::fs::remove_dir_all(dir).unwrap();
-}
-
-#[test]
 fn an_impossible_budget_fails_the_run_with_its_explanation() {
     let dir = scratch("suite-budget");
     let suite = dir.join("gate.toml");

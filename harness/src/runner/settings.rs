@@ -279,7 +279,7 @@ pub const PAIRED: Setting = Setting {
     flag: "paired",
     aliases: &[],
     help: "1: each SDK's MSG_ID arms share one process, timed batch by batch around each other in shuffled blocks, with an in-process A/A twin of the first arm; 0: one process per arm.",
-    default: Fallback::Derived("1 where it can compare: two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt, no latency budget; else 0"),
+    default: Fallback::Derived("1 where it can compare: two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt; else 0"),
     to_producer: false,
     in_suite: true,
     in_line: true,

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::budget::Budgets;
 use super::model::{Arm, CONTROL_SDK, Warning};
 use super::sdk::{self, Sdk};
-use super::settings::{Layer, PAIRED, RunArgs, Settings, Source, check_file_name};
+use super::settings::{Layer, RunArgs, Settings, check_file_name};
 use super::syscalls;
 use super::warnings;
 use crate::producer::Mode;
@@ -91,13 +91,7 @@ impl Suite {
             if workloads.iter().any(|w: &Workload| w.settings.name == head.name) {
                 bail!("{shown}: workload {:?} is defined twice", head.name);
             }
-            let mut layer = args.layer().over(&own.over(&shared));
-            // A latency budget speaks for a connection of MESSAGES; a paired process sends every
-            // arm's over one, and here the round-trip tail grows with a connection's length:
-            // unasked, such a workload runs a process per arm.
-            if budgets.as_ref().is_some_and(|b| b.p99_9_below.is_some()) && layer.get(&PAIRED).is_none() {
-                layer = layer.with(&PAIRED, "0", Source::Suite);
-            }
+            let layer = args.layer().over(&own.over(&shared));
             let (settings, sdks) = layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
             if let Some(budgets) = &budgets {
                 budgets.check(&settings).with_context(|| format!("{shown}: workload {:?}", head.name))?;
