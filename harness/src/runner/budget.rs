@@ -189,15 +189,20 @@ fn runs_unit(row: &ComparisonRow) -> &'static str {
     if row.paired.is_some() { "paired processes" } else { "runs per variant" }
 }
 
-const NOTHING: &str = "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line";
+/// A comparison budget without a comparison: a run failed or none was recorded.
+fn no_comparison(subject: &str, budget: String) -> BudgetResult {
+    check(subject, budget, false, "no comparison".into(), || "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line".into())
+}
+
+const WITHHELD: &str = "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.";
 
 fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
     let budget = format!("faster_than = {other:?}");
-    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     check(subject, budget, c.verdict == Verdict::Faster, describe(&row, other), || match c.verdict {
         Verdict::Slower => format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster."),
-        Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
+        Verdict::Withheld => WITHHELD.into(),
         Verdict::Undecided => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
         _ => format!(
             "{subject} could not be told apart from {other} at REPEAT={}: the difference is within this machine's noise{}.",
@@ -209,7 +214,7 @@ fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Setti
 
 fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> BudgetResult {
     let budget = format!("speedup_at_least = {min}");
-    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     check(subject, budget, c.ratio >= min, describe(&row, other), || {
         format!("{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.", c.ratio)
@@ -218,7 +223,7 @@ fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> 
 
 fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
     let budget = format!("within_noise_of = {other:?}");
-    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     check(subject, budget, c.verdict == Verdict::Noise, describe(&row, other), || match c.verdict {
         Verdict::Slower => format!(
@@ -227,14 +232,14 @@ fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Sett
             if row.paired.is_some() { " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)" } else { "" }
         ),
         Verdict::Faster => format!("{subject} is measurably faster than {other}, which should be the ceiling: suspect the measurement (warm-up, drift) before the code."),
-        Verdict::Withheld => "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.".into(),
+        Verdict::Withheld => WITHHELD.into(),
         _ => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
     })
 }
 
 fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> BudgetResult {
     let budget = format!("at_most_slower = {{ than = {:?}, pct = {} }}", t.than, t.pct);
-    let Some(row) = row else { return check(subject, budget, false, "no comparison".into(), || NOTHING.into()) };
+    let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     let floor = 1.0 - t.pct / 100.0;
     let lowest = c.ratio_ci95.map(|(lo, _)| lo);
