@@ -79,8 +79,8 @@ impl MachineTicks {
         };
         let Some(cpus) = cpus else { return ticks(stat.lines().next()?.strip_prefix("cpu ")?) };
         cpus.iter().try_fold(MachineTicks { steal: 0, idle: 0, total: 0 }, |sum, cpu| {
-            let line = stat.lines().find_map(|l| l.strip_prefix(&format!("cpu{cpu} ")))?;
-            let t = ticks(line)?;
+            let prefix = format!("cpu{cpu} ");
+            let t = ticks(stat.lines().find_map(|l| l.strip_prefix(prefix.as_str()))?)?;
             Some(MachineTicks { steal: sum.steal + t.steal, idle: sum.idle + t.idle, total: sum.total + t.total })
         })
     }
