@@ -1,10 +1,15 @@
-//! Where a result was measured: recorded beside every report, since absolute figures are a
-//! property of the machine.
+//! Where and when a result was measured: recorded beside every report, since absolute figures
+//! are a property of the machine.
 
 use std::path::Path;
 use std::process::Command;
 
 use serde::Serialize;
+
+/// Now, as every report's dates read: UTC, RFC 3339, to the second.
+pub fn timestamp() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {

@@ -171,7 +171,7 @@ pub fn write(raw_path: &Path, results_dir: &Path) -> anyhow::Result<Vec<PathBuf>
     let text = std::fs::read_to_string(raw_path).with_context(|| format!("cannot read {}", raw_path.display()))?;
     let raw: RawSamples = serde_json::from_str(&text).with_context(|| format!("{} is not the raw sample file of sdks/README.md", raw_path.display()))?;
     let machine = ReportMachine::this();
-    let date = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let date = machine::timestamp();
     let report = MintReport::from_raw(raw, date, machine)?;
     std::fs::create_dir_all(results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let base = results_dir.join(format!("sdk-{}-mint", report.lang));

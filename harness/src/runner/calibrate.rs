@@ -22,7 +22,7 @@ use super::report::atomic_write;
 use super::run::{plan, run_step};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
-use crate::machine::Machine;
+use crate::machine::{self, Machine};
 use crate::stats::paired::runs_for_mean;
 use crate::stats::{ALPHA, Summary, correlation, runs_for};
 
@@ -238,7 +238,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     if let Some(dir) = &out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let started = now();
+    let started = machine::timestamp();
     let mut lab = Lab::new(root.clone());
     for sdk in &sdks {
         eprintln!("building {sdk} ...");
@@ -279,7 +279,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         name,
         machine: Machine::describe(&root, &toolchains),
         started,
-        finished: now(),
+        finished: machine::timestamp(),
         targets: targets(&cells, settings.repeat),
         settings,
         rounds,
@@ -319,10 +319,6 @@ fn design_name(d: Design) -> &'static str {
         Design::Paired => "paired",
         Design::Processes => "processes",
     }
-}
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// The base arm's time per message: the median of BASE_RUNS runs after one warm-up run.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::machine::Machine;
+use crate::machine::{self, Machine};
 use crate::runner::model::{Arm, RunRecord, SyscallCounts, Warning};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
@@ -57,10 +57,6 @@ pub fn unit(mode: Mode) -> &'static str {
     }
 }
 
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
 impl WorkloadReport {
     fn analyse(&mut self) {
         self.analysis = Some(Analysis::of(&self.arms, &baseline_pairs(&self.arms)));
@@ -99,7 +95,7 @@ impl Report {
             command: suite.command(),
             description: suite.description.clone(),
             machine,
-            started: now(),
+            started: machine::timestamp(),
             finished: None,
             warnings: suite.intent_warnings().into_iter().chain(warnings::governor()).collect(),
             workloads,
@@ -139,7 +135,7 @@ impl Report {
 
     pub fn finish(&mut self) {
         self.complete = self.runs_done == self.runs_total;
-        self.finished = Some(now());
+        self.finished = Some(machine::timestamp());
     }
 
     pub fn any_failed(&self) -> bool {
