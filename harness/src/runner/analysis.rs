@@ -86,17 +86,17 @@ pub struct Analysis {
 /// Each SDK's variants against its BASELINES arm, then its `fast` against its `preset` (the
 /// zero-mint ceiling: a tie says minting no longer shows), as (before, after) arm indexes.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let find = |sdk: &str, name: &str| arms.iter().position(|a| a.control.is_none() && a.sdk == sdk && a.msg_id == name);
+    let find = |sdk: &str, name: &str| arms.iter().position(|a| a.is_variant() && a.sdk == sdk && a.msg_id == name);
     let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name));
     let against_base = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.control.is_none() && !BASELINES.contains(&a.msg_id.as_str()))
+        .filter(|(_, a)| a.is_variant() && !BASELINES.contains(&a.msg_id.as_str()))
         .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)));
     let fast_against_preset = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.control.is_none() && a.msg_id == "fast")
+        .filter(|(_, a)| a.is_variant() && a.msg_id == "fast")
         .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
     against_base.chain(fast_against_preset).chain(user_row_pairs(arms)).collect()
 }
@@ -104,12 +104,12 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
 /// Rows a user defined (no built-in row has their name): for each MSG_ID, every later user row
 /// against the first one, the "before" build (their SDK at master against their branch, say).
 fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let is_user = |a: &Arm| a.control.is_none() && sdk::find(&a.sdk).is_err();
+    let is_user = |a: &Arm| a.is_variant() && sdk::find(&a.sdk).is_err();
     let Some(first) = arms.iter().find(|a| is_user(a)).map(|a| a.sdk.as_str()) else { return Vec::new() };
     arms.iter()
         .enumerate()
         .filter(|(_, a)| is_user(a) && a.sdk != first)
-        .filter_map(|(i, a)| arms.iter().position(|b| b.control.is_none() && b.sdk == first && b.msg_id == a.msg_id).map(|b| (b, i)))
+        .filter_map(|(i, a)| arms.iter().position(|b| b.is_variant() && b.sdk == first && b.msg_id == a.msg_id).map(|b| (b, i)))
         .collect()
 }
 
@@ -144,7 +144,7 @@ impl Analysis {
             .iter()
             .enumerate()
             .filter(|(_, a)| a.twin)
-            .filter_map(|(t, twin)| arms.iter().position(|a| !a.twin && a.control.is_none() && a.sdk == twin.sdk && a.msg_id == twin.msg_id).map(|b| (b, t)))
+            .filter_map(|(t, twin)| arms.iter().position(|a| a.is_variant() && a.sdk == twin.sdk && a.msg_id == twin.msg_id).map(|b| (b, t)))
             .filter_map(|(b, t)| row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() }))
             .collect();
         let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };
@@ -240,6 +240,11 @@ mod tests {
         let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
+        // Paired with `fast` first (MSG_ID=fast,preset,uuid): its twin is also a `fast`, but it
+        // meets its base arm alone, as a twin, never preset or uuid.
+        let mut arms: Vec<Arm> = ["fast", "preset", "uuid", "fast"].iter().map(|&m| Arm::new("java", m, None)).collect();
+        arms[3].twin = true;
+        assert_eq!(baseline_pairs(&arms), [(2, 0), (2, 1), (1, 0)]);
     }
 
     #[test]

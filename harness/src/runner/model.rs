@@ -167,9 +167,10 @@ impl RunRecord {
 }
 
 impl Arm {
-    /// Whether COUNTS gives this arm its two runs under strace: not a control arm (its counts are
-    /// not the question) nor a twin (its counts are its base arm's).
-    pub fn counted(&self) -> bool {
+    /// A variant under test: not a control arm nor an A/A twin. Only these are compared against
+    /// each other (a twin meets its own base arm alone) and counted under strace (a control's
+    /// counts are not the question, a twin's are its base arm's).
+    pub fn is_variant(&self) -> bool {
         self.control.is_none() && !self.twin
     }
 

@@ -76,7 +76,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         let cpu_after = CpuSample::take();
         if workload.settings.counts && strace {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.counted()) {
+            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_variant()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
                 let counts = lab.syscall_counts(&workload.settings, arm, &scratch);

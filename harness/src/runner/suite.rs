@@ -149,7 +149,7 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.counted()).count() } else { 0 };
+                let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count() } else { 0 };
                 units(&arms, w.settings.paired).len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
