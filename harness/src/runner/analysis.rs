@@ -86,7 +86,7 @@ pub struct Analysis {
 /// Each SDK's variants against its BASELINES arm, then its `fast` against its `preset` (the
 /// zero-mint ceiling: a tie says minting no longer shows), as (before, after) arm indexes.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let find = |sdk: &str, name: &str| arms.iter().position(|a| a.is_variant() && a.sdk == sdk && a.msg_id == name);
+    let find = |sdk: &str, name: &str| Arm::find_variant(arms, sdk, name);
     let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name));
     let against_base = arms
         .iter()
@@ -109,7 +109,7 @@ fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
     arms.iter()
         .enumerate()
         .filter(|(_, a)| is_user(a) && a.sdk != first)
-        .filter_map(|(i, a)| arms.iter().position(|b| b.is_variant() && b.sdk == first && b.msg_id == a.msg_id).map(|b| (b, i)))
+        .filter_map(|(i, a)| Arm::find_variant(arms, first, &a.msg_id).map(|b| (b, i)))
         .collect()
 }
 
@@ -144,7 +144,7 @@ impl Analysis {
             .iter()
             .enumerate()
             .filter(|(_, a)| a.twin)
-            .filter_map(|(t, twin)| arms.iter().position(|a| a.is_variant() && a.sdk == twin.sdk && a.msg_id == twin.msg_id).map(|b| (b, t)))
+            .filter_map(|(t, twin)| Arm::find_variant(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
             .filter_map(|(b, t)| row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() }))
             .collect();
         let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };

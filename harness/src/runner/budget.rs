@@ -137,7 +137,7 @@ impl Budgets {
     /// Judges every budget for every SDK of the workload. `mint_costs` is results/mint-costs.json.
     pub fn judge(&self, settings: &Settings, arms: &[Arm], analysis: &Analysis, mint_costs: &Path) -> Vec<BudgetResult> {
         let variant = self.variant();
-        let find = |sdk: &str, msg_id: &str| arms.iter().position(|a| a.is_variant() && a.sdk == sdk && a.msg_id == msg_id);
+        let find = |sdk: &str, msg_id: &str| Arm::find_variant(arms, sdk, msg_id);
         let mut checks = Vec::new();
         for sdk in &settings.sdks {
             let subject = format!("{sdk} {variant}");

@@ -174,6 +174,11 @@ impl Arm {
         self.control.is_none() && !self.twin
     }
 
+    /// The index of `sdk`'s variant `msg_id` in `arms` (never a control or a twin).
+    pub fn find_variant(arms: &[Arm], sdk: &str, msg_id: &str) -> Option<usize> {
+        arms.iter().position(|a| a.is_variant() && a.sdk == sdk && a.msg_id == msg_id)
+    }
+
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
         Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0, runs: Vec::new(), syscalls: None }
     }
