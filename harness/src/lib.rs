@@ -3,7 +3,7 @@
 //! the Rust producer that speaks it; the sink that serves it and checks every delivery; the
 //! statistics; where a result was measured; the one writer of the languages' mint reports; and the runner that starts sinks and producers, judges the results and writes
 //! the reports, with `calibrate` (what this machine can detect) on top. The `harness` binary is
-//! a thin command line over them; the real-client member (`iggy-producer/`) and the fuzz
+//! a thin command line over them; the real-client member (`sdks/iggy`, crate `iggy-producer`) and the fuzz
 //! targets (`fuzz/`) use the wire format, the producer and the sink.
 
 pub mod wire;
