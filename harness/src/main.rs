@@ -134,10 +134,20 @@ fn unreadable_value(e: &clap::Error) -> Option<String> {
     let argv: Vec<String> = std::env::args().collect();
     let cli = <Cli as clap::CommandFactory>::command();
     let sub = cli.find_subcommand(argv.get(1)?)?;
-    let env = sub.get_arguments().find(|a| a.get_long() == Some(long.as_str()))?.get_env()?.to_string_lossy().into_owned();
-    let given = if argv.iter().any(|a| *a == format!("--{long}") || a.starts_with(&format!("--{long}="))) { format!("--{long} {value}") } else { format!("{env}={value}") };
+    let env = sub.get_arguments().find(|a| a.get_long() == Some(long.as_str()))?.get_env().map(|e| e.to_string_lossy().into_owned());
+    let by_flag = argv.iter().any(|a| *a == format!("--{long}") || a.starts_with(&format!("--{long}=")));
+    let given = match &env {
+        Some(env) if !by_flag => format!("{env}={value}"),
+        _ => format!("--{long} {value}"),
+    };
+    if value.is_empty() {
+        return Some(match env {
+            Some(env) if !by_flag => format!("{env} is set but empty: give it a value or unset it"),
+            _ => format!("--{long} needs a value"),
+        });
+    }
     let why = match e.get(ContextKind::ValidValue) {
-        Some(ContextValue::Strings(valid)) => format!("is unknown; expected {}", valid.join(" or ")),
+        Some(ContextValue::Strings(valid)) if !valid.is_empty() => format!("is unknown; expected {}", valid.join(" or ")),
         _ => match std::error::Error::source(e) {
             Some(source) => format!("is not valid: {source}"),
             None => "is not valid".into(),

@@ -25,6 +25,13 @@ fn bad_settings_give_one_line_and_a_non_zero_exit() {
     fails_with(&["run", "--bits", "abc"], "--bits abc is not a whole number");
     fails_with(&["run", "--format", "pdf"], "FORMAT=pdf names \"pdf\"");
     fails_with(&["calibrate", "--rounds", "0"], "--rounds 0 is out of range");
+    // A negative number is a value to refuse by name, and a flag without one is said so.
+    fails_with(&["run", "--repeat", "-1"], "--repeat -1 is not a whole number");
+    fails_with(&["produce", "--bits", "-1"], "--bits -1 is not valid");
+    fails_with(&["run", "--repeat"], "--repeat needs a value");
+    fails_with(&["run", "--sdk", "rust,rust"], "SDK=rust is listed twice");
+    fails_with(&["run", "--pack", "12000", "--dry-run"], "BATCH=1000 x PACK=12000 makes a request of 72048538 bytes");
+    fails_with(&["run", "--force", "maybe", "--dry-run"], "FORCE=maybe is not true or false");
 }
 
 /// A bad value in the environment is named as the variable the user set, in one line, exit 1.
@@ -41,6 +48,8 @@ fn bad_variables_are_named_as_set() {
     fails_from_env("BITS", "abc", "BITS=abc is not a whole number");
     fails_from_env("COUNTS", "yes", "COUNTS=yes is not true or false");
     fails_from_env("REPEAT", "0", "REPEAT=0 is out of range: it must be at least 1");
+    fails_from_env("RESULTS_DIR", "", "RESULTS_DIR is empty: give a directory, or unset it for results/");
+    fails_from_env("NAME", "..", "NAME=\"..\" must be a plain file name (no '/', not starting with '.')");
 }
 
 #[test]

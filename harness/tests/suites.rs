@@ -66,6 +66,8 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
         ("budget-ref.toml", "[expect]\nwithin_noise_of = \"preset\"\n", "workload \"budget-ref\": expect.within_noise_of = \"preset\" is not a MSG_ID"),
         ("settings.toml", "[[workload]]\nname = \"a\"\nbatch = 0\n", "workload \"a\": BATCH=0 is out of range"),
         ("syntax.toml", "repeat = 3\nbits = \n", "line 2:"),
+        ("empty.toml", "repeat = 3\nworkload = []\n", "`workload` is empty"),
+        ("self.toml", "[expect]\nfaster_than = \"fast\"\n", "expect.faster_than = \"fast\" is the budget's own variant"),
     ];
     for (file, text, expected) in cases {
         let path = dir.join(file);

@@ -61,6 +61,9 @@ impl ProduceCommand {
         if plan.paired && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
             bail!("MSG_ID=prebuilt cannot be paired: it builds every frame before the first send; run it with PAIRED=0");
         }
+        if plan.mode == Mode::Mint && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
+            bail!("MSG_ID=prebuilt needs MODE=producer: it stands for frames built before the first send, and MODE=mint builds none");
+        }
         Ok(plan)
     }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::blocks::BlockOrder;
 use super::inject::Inject;
-use crate::wire::{BATCH_HEADER_LEN, HEADER_LEN, MESSAGE_HEADER_LEN, PayloadSpec};
+use crate::wire::{MAX_FRAME, PayloadSpec, send_messages_len};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -60,19 +60,19 @@ pub struct ProduceArgs {
 #[derive(Args, Debug, Clone)]
 pub struct PayloadArgs {
     /// Bits per packed payload value, 1..=64.
-    #[arg(long, env = "BITS", default_value_t = 42)]
+    #[arg(long, env = "BITS", allow_negative_numbers = true, default_value_t = 42)]
     pub bits: u32,
     /// Values per message.
-    #[arg(long, env = "PACK", default_value_t = 1)]
+    #[arg(long, env = "PACK", allow_negative_numbers = true, default_value_t = 1)]
     pub pack: u32,
     /// Messages per SEND_MESSAGES request.
-    #[arg(long, env = "BATCH", default_value_t = 1000)]
+    #[arg(long, env = "BATCH", allow_negative_numbers = true, default_value_t = 1000)]
     pub batch: u32,
     /// Messages in the run, warm-up included (per arm in paired mode).
-    #[arg(long, env = "MESSAGES", default_value_t = 1_000_000)]
+    #[arg(long, env = "MESSAGES", allow_negative_numbers = true, default_value_t = 1_000_000)]
     pub messages: u64,
     /// Messages before the timed window (default: 10% of MESSAGES; per arm in paired mode).
-    #[arg(long, env = "WARMUP")]
+    #[arg(long, env = "WARMUP", allow_negative_numbers = true)]
     pub warmup: Option<u64>,
 }
 
@@ -86,16 +86,16 @@ pub struct ProduceCommand {
     #[arg(long, env = "PAIRED", default_value = "0", action = clap::ArgAction::Set, value_parser = switch)]
     pub paired: bool,
     /// Seed of the block order in paired mode.
-    #[arg(long, env = "SEED", default_value_t = 0)]
+    #[arg(long, env = "SEED", allow_negative_numbers = true, default_value_t = 0)]
     pub seed: u64,
     /// lean or faithful [default: the producer's only path].
     #[arg(long = "send-path", env = "SEND_PATH")]
     pub send_path: Option<String>,
     /// Injected work per message of the arm at INJECT_ARM, in ns (spun per batch); 0: none.
-    #[arg(long, env = "INJECT_NS", default_value_t = 0)]
+    #[arg(long, env = "INJECT_NS", allow_negative_numbers = true, default_value_t = 0)]
     pub inject_ns: u64,
     /// 0-based index in the MSG_ID list of the arm that gets INJECT_NS.
-    #[arg(long, env = "INJECT_ARM", default_value_t = 0)]
+    #[arg(long, env = "INJECT_ARM", allow_negative_numbers = true, default_value_t = 0)]
     pub inject_arm: usize,
 }
 
@@ -185,6 +185,10 @@ impl ProduceCommand {
         if w.batch == 0 {
             bail!("BATCH=0 is out of range: it must be at least 1");
         }
+        let frame = send_messages_len(w.batch, &payload);
+        if args.mode == Mode::Producer && frame > u64::from(MAX_FRAME) {
+            bail!("BATCH={} x PACK={} makes a request of {frame} bytes, above the sink's frame limit of {MAX_FRAME}: lower BATCH or PACK", w.batch, w.pack);
+        }
         if w.messages < u64::from(w.batch) {
             bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", w.messages, w.batch);
         }
@@ -257,7 +261,7 @@ impl<S> Plan<S> {
     }
 
     pub fn frame_capacity(&self) -> usize {
-        HEADER_LEN + 26 + BATCH_HEADER_LEN + self.batch as usize * (MESSAGE_HEADER_LEN + self.payload.len())
+        send_messages_len(self.batch, &self.payload) as usize
     }
 }
 
@@ -313,6 +317,10 @@ mod tests {
         assert!(err(&["--batch", "0"]).starts_with("BATCH=0"));
         assert!(err(&["--messages", "10", "--batch", "100"]).starts_with("MESSAGES=10 is below BATCH=100"));
         assert!(err(&["--messages", "1000", "--batch", "100", "--warmup", "1000"]).starts_with("WARMUP=1000 leaves no timed batch"));
+        // 42 bits are 6 bytes a value: 1000 x (48 + 6 x 12000) bytes, past the sink's 64 MiB.
+        assert!(err(&["--pack", "12000"]).starts_with("BATCH=1000 x PACK=12000 makes a request of 72048538 bytes, above the sink's frame limit of 67108864"));
+        assert!(plan(&["--pack", "11000"]).is_ok());
+        assert!(plan(&["--pack", "12000", "--mode", "mint"]).is_ok(), "MODE=mint sends no frame");
     }
 
     #[test]

@@ -109,6 +109,9 @@ fn the_rust_row_refuses_what_it_cannot_run() {
         "MSG_ID=nope is unknown; expected one of fast, pooled, xoshiro, ospool, uuid, threadrng, preset, prebuilt"
     );
     assert!(err(command(&sink, "fast,prebuilt", true)).starts_with("MSG_ID=prebuilt cannot be paired"));
+    let mut mint = command(&sink, "prebuilt", false);
+    mint.args.mode = Mode::Mint;
+    assert!(err(mint).starts_with("MSG_ID=prebuilt needs MODE=producer"));
     assert!(err(ProduceCommand { send_path: Some("faithful".into()), ..command(&sink, "fast", false) }).starts_with("SEND_PATH=faithful is not a path of SDK rust; it has lean only"));
     assert!(err(ProduceCommand { inject_arm: 1, ..command(&sink, "fast", false) }).starts_with("INJECT_ARM=1 is outside"));
     assert_eq!(sink.delivery().connections, 0, "refused before connecting");

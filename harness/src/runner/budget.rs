@@ -12,6 +12,7 @@ use super::analysis::{Analysis, BASELINES, ComparisonRow};
 use super::format;
 use super::model::Arm;
 use super::settings::Settings;
+use crate::producer::Mode;
 use crate::stats::Verdict;
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -103,10 +104,14 @@ impl Budgets {
         if self.speedup_at_least.is_some() {
             named.push(("speedup_at_least's reference", self.speedup_reference()));
         }
-        for (field, msg_id) in named {
+        for &(field, msg_id) in &named {
             if !settings.msg_ids.contains(&msg_id.to_owned()) {
                 bail!("expect.{field} = {msg_id:?} is not a MSG_ID of workload {} ({})", settings.name, settings.msg_ids.join(", "));
             }
+        }
+        // A variant compared with itself has no comparison to pass.
+        if let Some((field, _)) = named.iter().skip(1).find(|(_, msg_id)| *msg_id == self.variant()) {
+            bail!("expect.{field} = {:?} is the budget's own variant: it must name another MSG_ID", self.variant());
         }
         if let Some(x) = self.speedup_at_least
             && !(x.is_finite() && x > 0.0)
@@ -123,7 +128,11 @@ impl Budgets {
         {
             bail!("expect.ir_per_id_below = {x} is impossible: it must be above 0");
         }
-        self.p99_9_limit()?;
+        match self.p99_9_limit()? {
+            Some(limit) if limit.is_zero() => bail!("expect.p99_9_below = {:?} is impossible: it must be above 0", self.p99_9_below.as_deref().unwrap_or_default()),
+            Some(_) if settings.mode == Mode::Mint => bail!("expect.p99_9_below needs MODE=producer: MODE=mint sends nothing, so it has no round trips"),
+            _ => {}
+        }
         Ok(())
     }
 
@@ -313,6 +322,15 @@ mod tests {
         let bad = Budgets { p99_9_below: Some("soon".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("not a duration"));
         assert!(Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() }.check(&s).is_ok());
+        let own = Budgets { faster_than: Some(DEFAULT_VARIANT.into()), ..Budgets::default() };
+        assert!(own.check(&s).unwrap_err().to_string().starts_with("expect.faster_than = \"fast\" is the budget's own variant"));
+        let own = Budgets { within_noise_of: Some("uuid".into()), variant: Some("uuid".into()), ..Budgets::default() };
+        assert!(own.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"uuid\" is the budget's own variant"));
+        let bad = Budgets { p99_9_below: Some("0ms".into()), ..Budgets::default() };
+        assert!(bad.check(&s).unwrap_err().to_string().contains("expect.p99_9_below = \"0ms\" is impossible"));
+        let mint = crate::runner::settings::Layer::default().with(&crate::runner::settings::MODE, "mint", crate::runner::settings::Source::Flag).resolve(Some("w")).unwrap().0;
+        let latency = Budgets { p99_9_below: Some("2ms".into()), ..Budgets::default() };
+        assert!(latency.check(&mint).unwrap_err().to_string().starts_with("expect.p99_9_below needs MODE=producer"));
     }
 
     #[test]

@@ -23,17 +23,18 @@ use crate::producer::{BlockOrder, SplitMix64};
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let suite = Suite::load(args)?;
-    let formats = args.formats()?;
+    // The output settings are read before a dry run too, so it refuses what the run would.
+    let (formats, results_dir, force) = (args.formats()?, args.results_dir()?, args.force()?);
     let strace = syscalls::strace_available();
     if args.dry_run {
         print!("{}", suite.describe(strace));
         return Ok(());
     }
     let root = sdk::repo_root();
-    let results_dir = args.results_dir().unwrap_or_else(|| root.join("results"));
+    let results_dir = results_dir.unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let planned: Vec<_> = suite.workloads.iter().map(|w| &w.settings).collect();
-    overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, args.force()?)?;
+    overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, force)?;
     let used = suite.sdk_rows();
     for sdk in &used {
         eprintln!("building {} ...", sdk.name);

@@ -124,11 +124,24 @@ pub const SDK: Setting = Setting {
     binding: Binding::Workload {
         set: |s, v| {
             s.sdks = list(v);
-            Ok(())
+            listed_once("SDK", &s.sdks)
         },
         get: |s| s.sdks.join(","),
     },
 };
+
+/// The first entry a list gives twice. A list's entries are arms, rows or levels: one given
+/// twice would run twice under one name.
+pub fn repeated<T: PartialEq>(entries: &[T]) -> Option<&T> {
+    entries.iter().enumerate().find_map(|(i, e)| entries[..i].contains(e).then_some(e))
+}
+
+fn listed_once(env: &str, entries: &[String]) -> Result<(), Bad> {
+    match repeated(entries) {
+        Some(dup) => Err(Bad::Refused(format!("{env}={dup} is listed twice"))),
+        None => Ok(()),
+    }
+}
 
 pub const MSG_ID: Setting = Setting {
     env: "MSG_ID",
@@ -143,10 +156,7 @@ pub const MSG_ID: Setting = Setting {
     binding: Binding::Workload {
         set: |s, v| {
             s.msg_ids = list(v);
-            match s.msg_ids.iter().enumerate().find_map(|(i, m)| s.msg_ids[..i].contains(m).then_some(m)) {
-                Some(dup) => Err(Bad::Refused(format!("MSG_ID={dup} is listed twice"))),
-                None => Ok(()),
-            }
+            listed_once("MSG_ID", &s.msg_ids)
         },
         get: |s| s.msg_ids.join(","),
     },
@@ -474,6 +484,8 @@ impl Setting {
             .env(self.env)
             .value_name(self.env)
             .action(ArgAction::Set)
+            // `--repeat -1` is a value to refuse by name, not an unknown flag.
+            .allow_negative_numbers(true)
             .help(self.help_text());
         if self.is_switch() { arg.num_args(0..=1).default_missing_value("true") } else { arg }
     }
@@ -515,8 +527,9 @@ fn at_least<T: std::str::FromStr + PartialOrd + std::fmt::Display>(env: &str, v:
 }
 
 pub fn check_file_name(what: &str, name: &str) -> anyhow::Result<()> {
-    if name.is_empty() || name.contains('/') {
-        bail!("{what}={name:?} must be a plain file name");
+    // `.` and `..` are directories, and a NAME of `..` would write `...md`.
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        bail!("{what}={name:?} must be a plain file name (no '/', not starting with '.')");
     }
     Ok(())
 }
@@ -632,6 +645,14 @@ impl Layer {
     }
 
     /// The value given for `setting`, if any.
+    /// FORCE, the one output setting `harness calibrate` shares with `harness run`.
+    pub fn force(&self) -> anyhow::Result<bool> {
+        match self.get(&FORCE) {
+            None => Ok(false),
+            Some(v) => v.parse().map_err(|_| anyhow::anyhow!("FORCE={v} is not true or false")),
+        }
+    }
+
     pub fn get(&self, setting: &Setting) -> Option<&str> {
         self.given.iter().find(|g| g.setting.env == setting.env).map(|g| g.value.as_str())
     }
@@ -725,16 +746,20 @@ impl Layer {
                 sdk.check_msg_id(msg_id)?;
             }
         }
-        // The payload and batch settings are checked as the Rust producer checks them; MSG_ID was
-        // checked per SDK above, so a name every row knows stands in for it here.
-        let plan = ProduceArgs {
-            server: String::new(),
-            mode: s.mode,
-            msg_id: "fast".into(),
-            workload: PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
+        // The payload and batch settings are checked as the Rust producer checks them. MSG_ID was
+        // checked per SDK above, so a name every row knows stands in for it, except in MODE=mint,
+        // where the Rust producer runs each MSG_ID as it is checked here.
+        let stand_in = ["fast".to_owned()];
+        for msg_id in if s.mode == Mode::Mint { &s.msg_ids[..] } else { &stand_in[..] } {
+            let plan = ProduceArgs {
+                server: String::new(),
+                mode: s.mode,
+                msg_id: msg_id.clone(),
+                workload: PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
+            }
+            .plan()?;
+            s.warmup = plan.warmup;
         }
-        .plan()?;
-        s.warmup = plan.warmup;
         match layer.get(&PAIRED) {
             // A user's command need not implement paired mode, so its rows are never paired unasked.
             None => s.paired = s.producers.is_empty() && check_paired(&s).is_ok(),
@@ -915,15 +940,15 @@ impl RunArgs {
         Ok(name)
     }
 
-    pub fn results_dir(&self) -> Option<PathBuf> {
-        self.layer().get(&RESULTS_DIR).map(PathBuf::from)
+    pub fn results_dir(&self) -> anyhow::Result<Option<PathBuf>> {
+        match self.layer().get(&RESULTS_DIR) {
+            Some("") => bail!("RESULTS_DIR is empty: give a directory, or unset it for results/"),
+            dir => Ok(dir.map(PathBuf::from)),
+        }
     }
 
     pub fn force(&self) -> anyhow::Result<bool> {
-        match self.layer().get(&FORCE) {
-            None => Ok(false),
-            Some(v) => v.parse().map_err(|_| anyhow::anyhow!("FORCE={v} is not true or false")),
-        }
+        self.layer().force()
     }
 
     pub fn formats(&self) -> anyhow::Result<Vec<Format>> {
@@ -1030,13 +1055,18 @@ mod tests {
         assert!(err(&["--sdk", "rust,cobol"]).starts_with("SDK=cobol is unknown"));
         assert!(err(&["--msg-id", "uuid,nope"]).starts_with("MSG_ID=nope is unknown to SDK rust"));
         assert!(err(&["--msg-id", "uuid,fast,uuid"]).starts_with("MSG_ID=uuid is listed twice"));
+        assert!(err(&["--sdk", "rust,go,rust"]).starts_with("SDK=rust is listed twice"));
         assert!(err(&["--bits", "65"]).starts_with("BITS=65"));
         assert!(err(&["--pack", "0"]).starts_with("PACK=0"));
         assert!(err(&["--batch", "0"]).starts_with("BATCH=0"));
         assert!(err(&["--messages", "5"]).starts_with("MESSAGES=5 is below BATCH=1000"));
         assert!(err(&["--mode", "mint", "--sdk", "node"]).starts_with("MODE=mint runs the Rust strategies only (SDK=node)"));
         assert!(err(&["--mode", "mint", "--sdk", "rust,iggy"]).starts_with("MODE=mint runs the Rust strategies only (SDK=iggy)"));
+        assert!(err(&["--mode", "mint", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt needs MODE=producer"));
+        assert!(err(&["--pack", "12000"]).starts_with("BATCH=1000 x PACK=12000 makes a request"));
         assert!(err(&["--name", "a/b"]).contains("plain file name"));
+        assert!(err(&["--name", ".."]).contains("plain file name"));
+        assert!(err(&["--name", ".hidden"]).contains("plain file name"));
         assert_eq!(err(&["--bits", "abc"]), "--bits abc is not a whole number");
         assert_eq!(err(&["--mode", "nope"]), "--mode nope is unknown; expected producer or mint");
         assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");

@@ -64,6 +64,7 @@ impl Suite {
         let description = take_string(&mut top, "description", &shown)?;
         let tables = match top.remove("workload") {
             None => vec![toml::Table::from_iter([("name".to_owned(), toml::Value::String(name.clone()))])],
+            Some(toml::Value::Array(items)) if items.is_empty() => bail!("{shown}: `workload` is empty: give at least one [[workload]], or leave the key out for one workload of the top-level settings"),
             Some(toml::Value::Array(items)) => items
                 .into_iter()
                 .map(|v| match v {

@@ -4,10 +4,12 @@
 use bytes::BytesMut;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{PayloadSpec, RequestHeader, encode_request_header, patch_size, status, u32_at, u64_at};
+use super::{HEADER_LEN, PayloadSpec, RequestHeader, encode_request_header, patch_size, status, u32_at, u64_at};
 
 pub const BATCH_HEADER_LEN: usize = 256;
 pub const MESSAGE_HEADER_LEN: usize = 48;
+/// The stream, topic and partition identifiers (kind, length, u32 each) and the message count.
+const METADATA_LEN: usize = 3 * 6 + 4;
 
 const NUMERIC_ID: u8 = 1;
 const STRING_ID: u8 = 2;
@@ -41,6 +43,12 @@ pub struct SendTarget {
     pub partition: u32,
 }
 
+/// Bytes of the SEND_MESSAGES request frame `encode_send_messages` writes for `count` messages:
+/// the header, the stream, topic and partition, the batch header and every message.
+pub fn send_messages_len(count: u32, spec: &PayloadSpec) -> u64 {
+    (HEADER_LEN + 4 + METADATA_LEN + BATCH_HEADER_LEN) as u64 + u64::from(count) * (MESSAGE_HEADER_LEN + spec.len()) as u64
+}
+
 /// Appends a complete SEND_MESSAGES request frame for `count` messages numbered from
 /// `first_seq`, taking each message's ID from `next_id` in order.
 #[allow(clippy::too_many_arguments)]
@@ -56,8 +64,7 @@ pub fn encode_send_messages(
 ) {
     let frame_start = out.len();
     encode_request_header(out, header);
-    let metadata = 3 * 6 + 4;
-    out.extend_from_slice(&(metadata as u32).to_le_bytes());
+    out.extend_from_slice(&(METADATA_LEN as u32).to_le_bytes());
     for (kind, value) in [(NUMERIC_ID, target.stream), (NUMERIC_ID, target.topic), (PARTITION_ID, target.partition)] {
         out.extend_from_slice(&[kind, 4]);
         out.extend_from_slice(&value.to_le_bytes());
@@ -298,6 +305,7 @@ mod tests {
         let spec = PayloadSpec::new(42, 2).unwrap();
         let f = frame(3, &spec);
         assert_eq!(f.len(), HEADER_LEN + 4 + 22 + BATCH_HEADER_LEN + 3 * (MESSAGE_HEADER_LEN + 12));
+        assert_eq!(send_messages_len(3, &spec), f.len() as u64);
         assert_eq!(u32_at(&f, 48) as usize, f.len(), "size covers the whole frame");
         let parsed = decode_send_messages(&f[HEADER_LEN..]).unwrap();
         assert_eq!(parsed.count, 3);

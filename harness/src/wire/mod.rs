@@ -16,13 +16,17 @@ pub use header::{
 };
 pub use messages::{
     BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, SendTarget, decode_send_messages,
-    encode_send_messages,
+    encode_send_messages, send_messages_len,
 };
 pub use metadata::{
     CreateTopic, Entity, Identifier, MetadataError, decode_create_stream, decode_create_topic, decode_get_partition_route,
     decode_get_stream, decode_get_topic, encode_cluster_metadata, encode_entity, encode_partition_route, encode_topic,
 };
 pub use payload::PayloadSpec;
+
+/// The largest request frame the sink accepts by default (`harness sink --max-frame`), and so
+/// the largest batch a run may send.
+pub const MAX_FRAME: u32 = 64 << 20;
 
 /// The protocol version our login announces (0.12.2 packed as major<<20 | minor<<10 | patch).
 pub const PROTOCOL_VERSION: u32 = Protocol::V0_12.version();
