@@ -37,6 +37,9 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
     assert!(command.contains("calibrate --design paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
     assert!(md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("(twin's own test: ") && md.contains("| processes | rust | 5% |") && md.contains("| processes (cpu) | rust | 5% |"), "{md}");
+    // A smaller calibration does not replace it unasked.
+    let report = dir.join("calibration.json");
+    fails_with(&["calibrate", "--rounds", "1", "--results-dir", dir.to_str().unwrap()], &format!("{} is a complete report with 2 rounds (this run: 1)", report.display()));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -47,6 +50,10 @@ fn calibration_settings_are_checked() {
     fails_with(&["calibrate", "--messages", "10"], "MESSAGES=10 is below BATCH=1000");
     fails_with(&["calibrate", "--design", "duet"], "--design duet is unknown; expected paired or processes");
     fails_with(&["calibrate", "--sdk", "cobol"], "SDK=cobol is unknown");
+    fails_with(&["calibrate", "--design", "paired,paired"], "--design lists paired twice");
+    fails_with(&["calibrate", "--slowdowns", "1,5,1"], "--slowdowns lists 1 twice");
+    fails_with(&["calibrate", "--rounds", "-1"], "--rounds -1 is not valid");
+    fails_with(&["calibrate", "--name", ".."], "NAME=\"..\" must be a plain file name");
 }
 
 #[test]

@@ -17,6 +17,7 @@ use statrs::statistics::Statistics;
 use super::affinity;
 use super::analysis::Analysis;
 use super::lab::Lab;
+use super::overwrite;
 use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, median_batch};
 use super::report::atomic_write;
 use super::run::{plan, run_step};
@@ -30,13 +31,13 @@ use crate::stats::{ALPHA, Summary, correlation, runs_for};
 pub struct CalibrateArgs {
     /// Rounds per design and SDK, each REPEAT processes of every arm; the false-alarm and
     /// detection rates are out of this many [default: 20].
-    #[arg(long, value_name = "N", conflicts_with = "suites")]
+    #[arg(long, value_name = "N", conflicts_with = "suites", allow_negative_numbers = true)]
     pub rounds: Option<u32>,
     /// The former name of --rounds.
     #[arg(long, value_name = "N", hide = true)]
     pub suites: Option<u32>,
     /// Injected slowdowns, % of the base arm's time per message, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "0.5,1,2,5")]
+    #[arg(long, value_delimiter = ',', default_value = "0.5,1,2,5", allow_negative_numbers = true)]
     pub slowdowns: Vec<f64>,
     /// Designs to calibrate, comma-separated: paired (the arms in one process) and processes
     /// (one process per arm).
@@ -61,7 +62,7 @@ pub struct Calibrate;
 
 impl Selection for Calibrate {
     fn includes(s: &Setting) -> bool {
-        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT, &settings::CPUS]
+        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT, &settings::CPUS, &settings::FORCE]
             .iter()
             .any(|own| own.env == s.env)
     }
@@ -224,6 +225,11 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     }
     let designs = args.design.iter().map(|d| Design::parse(d)).collect::<anyhow::Result<Vec<_>>>()?;
     let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
+    let twice = [("--design", settings::repeated(&args.design).cloned()), ("--sdk", settings::repeated(&args.sdk).cloned()), ("--slowdowns", settings::repeated(&args.slowdowns).map(f64::to_string))];
+    if let Some((flag, dup)) = twice.into_iter().find_map(|(flag, dup)| Some((flag, dup?))) {
+        bail!("{flag} lists {dup} twice");
+    }
+    let force = args.flags.layer.force()?;
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
     let layer = Layer::default().with(&settings::COUNTS, "false", Source::Flag).over(&args.flags.layer);
@@ -237,6 +243,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     };
     if let Some(dir) = &out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let cells: Vec<(&str, &str)> = designs.iter().flat_map(|&d| sdks.iter().map(move |&s| (design_name(d), s))).collect();
+        overwrite::check_calibration(&dir.join(format!("{name}.json")), rounds, &per_sdk[0], &cells, force)?;
     }
     let started = machine::timestamp();
     let mut lab = Lab::new(root.clone());

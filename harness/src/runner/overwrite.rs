@@ -3,7 +3,9 @@
 //! `<results-dir>/<NAME>.json` is complete and one of its workloads has more timed runs
 //! (REPEAT) or more messages per run (MESSAGES) than this run's workload of the same name, or
 //! is missing from this run; FORCE replaces it anyway. An incomplete report, or one this run
-//! matches or exceeds in every workload, is replaced.
+//! matches or exceeds in every workload, is replaced. A calibration (`harness calibrate`) is
+//! kept the same way: from a run with fewer rounds, REPEAT or MESSAGES, or without one of its
+//! designs and SDKs.
 
 use std::path::Path;
 
@@ -31,18 +33,55 @@ struct HeldSettings {
     messages: u64,
 }
 
+/// A calibration on disk, as far as the rule asks.
+#[derive(Deserialize)]
+struct HeldCalibration {
+    rounds: u32,
+    settings: HeldSettings,
+    cells: Vec<HeldCell>,
+}
+
+#[derive(Deserialize)]
+struct HeldCell {
+    design: String,
+    sdk: String,
+}
+
 /// Refuses to run when `report` (a JSON report, if present) holds more than `planned`, naming
 /// the file and why. A file that is not a report of this shape is not ours to judge: replaced.
 pub fn check(report: &Path, planned: &[&Settings], force: bool) -> anyhow::Result<()> {
+    refuse_if(report, force, |held: Held| fuller(&held, planned))
+}
+
+/// The same for a calibration of `rounds` rounds of `planned`'s size, over `cells` (design, SDK).
+pub fn check_calibration(report: &Path, rounds: u32, planned: &Settings, cells: &[(&str, &str)], force: bool) -> anyhow::Result<()> {
+    refuse_if(report, force, |held: HeldCalibration| fuller_calibration(&held, rounds, planned, cells))
+}
+
+fn refuse_if<H: serde::de::DeserializeOwned>(report: &Path, force: bool, fuller: impl FnOnce(H) -> Option<String>) -> anyhow::Result<()> {
     if force {
         return Ok(());
     }
     let Ok(text) = std::fs::read_to_string(report) else { return Ok(()) };
-    let Ok(held) = serde_json::from_str::<Held>(&text) else { return Ok(()) };
-    if let Some(why) = fuller(&held, planned) {
+    let Ok(held) = serde_json::from_str::<H>(&text) else { return Ok(()) };
+    if let Some(why) = fuller(held) {
         bail!("{} is a complete report with {why}; give another NAME or RESULTS_DIR, or FORCE=true (--force) to replace it", report.display());
     }
     Ok(())
+}
+
+fn fuller_calibration(held: &HeldCalibration, rounds: u32, planned: &Settings, cells: &[(&str, &str)]) -> Option<String> {
+    let s = &held.settings;
+    if held.rounds > rounds {
+        Some(format!("{} rounds (this run: {rounds})", held.rounds))
+    } else if s.repeat > planned.repeat {
+        Some(format!("REPEAT={} (this run: REPEAT={})", s.repeat, planned.repeat))
+    } else if s.messages > planned.messages {
+        Some(format!("MESSAGES={} (this run: MESSAGES={})", s.messages, planned.messages))
+    } else {
+        let missing = held.cells.iter().find(|c| !cells.contains(&(c.design.as_str(), c.sdk.as_str())))?;
+        Some(format!("the {} design for SDK {}, which this run does not calibrate", missing.design, missing.sdk))
+    }
 }
 
 /// Why `held` holds more than `planned` would, if it does.
@@ -94,6 +133,22 @@ mod tests {
         assert!(fuller(&held(false, "w", 20, 2_000_000), &[&run]).is_none());
         assert!(fuller(&held(true, "w", 10, 1_000_000), &[&run]).is_none());
         assert!(fuller(&held(true, "w", 3, 20_000), &[&run]).is_none());
+    }
+
+    #[test]
+    fn a_calibration_is_kept_from_a_smaller_one() {
+        let held = HeldCalibration {
+            rounds: 20,
+            settings: HeldSettings { repeat: 10, messages: 1_000_000 },
+            cells: vec![HeldCell { design: "paired".into(), sdk: "rust".into() }, HeldCell { design: "processes".into(), sdk: "rust".into() }],
+        };
+        let run = planned(10, 1_000_000);
+        let both = [("paired", "rust"), ("processes", "rust")];
+        assert_eq!(fuller_calibration(&held, 1, &run, &both).unwrap(), "20 rounds (this run: 1)");
+        assert_eq!(fuller_calibration(&held, 20, &planned(3, 1_000_000), &both).unwrap(), "REPEAT=10 (this run: REPEAT=3)");
+        assert_eq!(fuller_calibration(&held, 20, &run, &[("paired", "rust")]).unwrap(), "the processes design for SDK rust, which this run does not calibrate");
+        assert!(fuller_calibration(&held, 20, &run, &both).is_none());
+        assert!(fuller_calibration(&held, 40, &run, &[("paired", "rust"), ("processes", "rust"), ("paired", "java")]).is_none());
     }
 
     #[test]
