@@ -68,22 +68,22 @@ struct SinkArgs {
     #[arg(long)]
     public: bool,
     /// BITS of the payloads producers will send (checked per message).
-    #[arg(long, env = "BITS", default_value_t = 42)]
+    #[arg(long, env = "BITS", allow_negative_numbers = true, default_value_t = 42)]
     bits: u32,
     /// PACK of the payloads producers will send.
-    #[arg(long, env = "PACK", default_value_t = 1)]
+    #[arg(long, env = "PACK", allow_negative_numbers = true, default_value_t = 1)]
     pack: u32,
     /// Count messages without checking their payloads (for clients that send their own).
     #[arg(long)]
     no_verify: bool,
-    /// Largest frame accepted, in bytes.
-    #[arg(long, default_value_t = SinkSettings::default().max_frame)]
+    /// Largest frame accepted, in bytes (at least one message's SEND_MESSAGES frame).
+    #[arg(long, allow_negative_numbers = true, default_value_t = SinkSettings::default().max_frame)]
     max_frame: u32,
     /// Seconds a connection may stay silent before it is closed.
-    #[arg(long, default_value_t = SinkSettings::default().idle_timeout.as_secs())]
+    #[arg(long, allow_negative_numbers = true, default_value_t = SinkSettings::default().idle_timeout.as_secs())]
     idle_timeout: u64,
     /// Connections served at once; more are closed on arrival.
-    #[arg(long, default_value_t = SinkSettings::default().max_connections)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = SinkSettings::default().max_connections)]
     max_connections: usize,
 }
 

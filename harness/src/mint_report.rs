@@ -96,7 +96,10 @@ impl MintReport {
         if raw.lang.is_empty() || raw.lang.contains(['/', '.', ' ']) {
             bail!("lang={:?} is not a folder name under sdks/", raw.lang);
         }
-        for s in &raw.strategies {
+        for (i, s) in raw.strategies.iter().enumerate() {
+            if s.name.trim().is_empty() {
+                bail!("strategies[{i}].name {:?} is empty or blank: give every strategy the name of what it mints (e.g. uuid)", s.name);
+            }
             if s.ns_per_id.is_empty() || s.ns_per_id.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
                 bail!("strategy {} has no samples or a sample that is not a positive number of ns", s.name);
             }
@@ -134,6 +137,9 @@ impl MintReport {
         chrono::DateTime::parse_from_rfc3339(&self.date).with_context(|| format!("date {:?} is not RFC 3339", self.date))?;
         let uuid = self.strategies.iter().find(|s| s.name == "uuid").context("no uuid strategy")?;
         for s in &self.strategies {
+            if s.name.trim().is_empty() {
+                bail!("a strategy's name {:?} is empty or blank", s.name);
+            }
             if s.samples != s.values.len() || s.samples == 0 {
                 bail!("{}: samples {} but {} values", s.name, s.samples, s.values.len());
             }
@@ -172,7 +178,7 @@ pub fn write(raw_path: &Path, results_dir: &Path) -> anyhow::Result<Vec<PathBuf>
     let raw: RawSamples = serde_json::from_str(&text).with_context(|| format!("{} is not the raw sample file of sdks/README.md", raw_path.display()))?;
     let machine = ReportMachine::this();
     let date = machine::timestamp();
-    let report = MintReport::from_raw(raw, date, machine)?;
+    let report = MintReport::from_raw(raw, date, machine).with_context(|| raw_path.display().to_string())?;
     std::fs::create_dir_all(results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let base = results_dir.join(format!("sdk-{}-mint", report.lang));
     let (json, md) = (base.with_extension("json"), base.with_extension("md"));
@@ -220,10 +226,36 @@ mod tests {
     }
 
     #[test]
+    fn a_strategy_without_a_name_is_refused() {
+        let err = |s: &[(&str, &[f64])]| MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string();
+        assert_eq!(err(&[("uuid", &[1.0]), ("", &[2.0])]), "strategies[1].name \"\" is empty or blank: give every strategy the name of what it mints (e.g. uuid)");
+        assert!(err(&[(" \t", &[2.0]), ("uuid", &[1.0])]).starts_with("strategies[0].name \" \\t\" is empty or blank: "));
+    }
+
+    /// `harness mint-report` names the raw file whose strategy has no name, and writes nothing.
+    #[test]
+    fn write_names_the_file_of_a_nameless_strategy() {
+        let dir = std::env::temp_dir().join(format!("mintbench-mint-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let raw_path = dir.join("raw.json");
+        let samples = r#"{"lang":"go","tool":"t","tool_version":"1","command":"c","strategies":[{"name":"uuid","ns_per_id":[90.0]},{"name":" ","ns_per_id":[10.0]}]}"#;
+        std::fs::write(&raw_path, samples).unwrap();
+        let out = dir.join("results");
+        let e = format!("{:#}", write(&raw_path, &out).unwrap_err());
+        assert_eq!(e, format!("{}: strategies[1].name \" \" is empty or blank: give every strategy the name of what it mints (e.g. uuid)", raw_path.display()));
+        assert!(!out.exists(), "nothing written");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn validation_catches_edited_figures() {
         let mut r = MintReport::from_raw(raw(&[("uuid", &[90.0, 80.0]), ("fast", &[10.0, 12.0])]), "2026-12-01T10:00:00Z".into(), machine()).unwrap();
         r.strategies[1].ns_per_id.median = 9.0;
         assert!(r.validate().unwrap_err().to_string().contains("do not follow"));
+        r.strategies[1].ns_per_id.median = 11.0;
+        r.validate().unwrap();
+        r.strategies[1].name = " ".into();
+        assert_eq!(r.validate().unwrap_err().to_string(), "a strategy's name \" \" is empty or blank");
     }
 
     /// Every committed language report is in the one schema and its figures follow from its samples.

@@ -54,6 +54,22 @@ fn a_command_that_fails_or_prints_no_result_is_failed_with_its_error_line() {
 }
 
 #[test]
+fn a_result_line_for_messages_the_sink_never_got_is_failed() {
+    let dir = scratch("producers-liar");
+    // A well-formed result line for the run asked for, and not one message sent.
+    let liar = r#"liar=sh -c 'printf "{\"sdk\":\"liar\",\"msg_id\":\"%s\",\"send_path\":\"lean\",\"messages\":%s,\"warmup\":%s,\"timed_messages\":4500,\"elapsed_ns\":5000,\"msgs_per_sec\":9e8,\"injected_ns\":0}\n" "$MSG_ID" "$MESSAGES" "$WARMUP"'"#;
+    let out = harness().args(["run", "--producer", liar, "--name", "liar"]).args(SMALL).env("RESULTS_DIR", &dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("liar.json")).unwrap()).unwrap();
+    let arm = json["workloads"][0]["arms"].as_array().unwrap().iter().find(|a| a["sdk"] == "liar").unwrap();
+    for run in arm["runs"].as_array().unwrap() {
+        assert_eq!(run["sink"]["messages"], 0, "{run}");
+        assert!(run["result"].is_null() && run["failed"].as_str().is_some_and(|why| why.contains("sink received 0 of 5000 messages")), "the sink's count decides, not the line: {run}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn bad_specs_are_refused_before_any_run() {
     fails_with(&["run", "--producer", "nameonly"], "--producer \"nameonly\" has no `=`");
     fails_with(&["run", "--producer", "x= "], "--producer x: the command is empty");

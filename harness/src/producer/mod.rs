@@ -22,8 +22,6 @@ pub use blocks::{BlockOrder, SplitMix64};
 pub use inject::Inject;
 pub use result_line::{ArmResult, Lap, PairedResult, ProducerResult, Recorder, ResultLine};
 pub use settings::{Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, Row, SendPath};
-/// The former name of [`PayloadArgs`], until its last callers move.
-pub use settings::PayloadArgs as Workload;
 
 use crate::wire::{Operation, PayloadSpec, RequestHeader, SendTarget, encode_send_messages};
 use client::Client;

@@ -16,10 +16,7 @@ use tokio::net::TcpListener;
 
 pub use delivery::{Delivery, DeliverySnapshot, PartitionDelivery};
 
-/// The snapshot's name before it became [`DeliverySnapshot`]; kept while callers move over.
-pub type CountsSnapshot = DeliverySnapshot;
-
-use crate::wire::PayloadSpec;
+use crate::wire::{MAX_FRAME, MESSAGE_HEADER_LEN, PayloadSpec, send_messages_len};
 use catalog::Catalog;
 use connection::{Closed, Connection};
 
@@ -37,7 +34,39 @@ pub struct SinkSettings {
 
 impl Default for SinkSettings {
     fn default() -> Self {
-        SinkSettings { max_frame: 64 << 20, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false }
+        SinkSettings { max_frame: MAX_FRAME, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false }
+    }
+}
+
+impl SinkSettings {
+    /// Refuses settings with which the sink could serve nothing, naming the `harness sink` flag:
+    /// no connection at all, every connection closed at once, or a frame cap below the smallest
+    /// SEND_MESSAGES frame (one message of the `expected` payload; of an empty one when payloads
+    /// are not checked), which would close every connection at its first batch.
+    pub fn check(&self, expected: Option<PayloadSpec>) -> anyhow::Result<()> {
+        if self.max_connections == 0 {
+            anyhow::bail!("--max-connections 0 is out of range: it must be at least 1");
+        }
+        if self.idle_timeout.is_zero() {
+            anyhow::bail!("--idle-timeout 0 is out of range: it must be at least 1 (seconds)");
+        }
+        let (min, what) = min_frame(expected);
+        if u64::from(self.max_frame) < min {
+            anyhow::bail!("--max-frame {} is out of range: it must be at least {min} (bytes), the SEND_MESSAGES frame of one message of {what}", self.max_frame);
+        }
+        Ok(())
+    }
+}
+
+/// The smallest SEND_MESSAGES frame the sink must take to count a message, and what it carries.
+fn min_frame(expected: Option<PayloadSpec>) -> (u64, String) {
+    match expected {
+        Some(spec) => (send_messages_len(1, &spec), format!("BITS={} PACK={}", spec.bits(), spec.pack())),
+        // No message at all: the frame without its messages, which no payload spec changes.
+        None => {
+            let any = PayloadSpec::new(1, 1).expect("BITS=1 PACK=1 is valid");
+            (send_messages_len(0, &any) + MESSAGE_HEADER_LEN as u64, "an empty payload".into())
+        }
     }
 }
 
@@ -50,8 +79,10 @@ pub struct Sink {
 }
 
 impl Sink {
-    /// Binds `addr`; fails at once (e.g. the port is in use) rather than when serving.
+    /// Binds `addr`; fails at once (settings it could serve nothing with, the port is in use)
+    /// rather than when serving.
     pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
+        settings.check(expected)?;
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let sink = Sink { addr: listener.local_addr()?, delivery: Arc::default(), catalog: Arc::default() };
         let serving = serve(listener, sink.clone(), settings, expected);

@@ -72,7 +72,7 @@ fn fifty_thousand_messages_arrive_exactly_once() {
         server: sink.addr.to_string(),
         mode: producer::Mode::Producer,
         msg_id: "fast".into(),
-        workload: producer::Workload { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
+        workload: producer::PayloadArgs { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
     };
     let result = producer::run(&args).unwrap();
     assert_eq!((result.messages, result.timed_messages), (50_000, 45_000));
@@ -327,4 +327,41 @@ fn a_login_is_answered_in_its_own_protocol_version() {
         assert_eq!(&body[16..20], &protocol.version().to_le_bytes(), "{protocol:?}: the client's version echoed");
     }
     assert_eq!(login_as(&sink, 0x3001).0, status::INCOMPATIBLE_PROTOCOL_VERSION);
+}
+
+/// `harness sink` refuses, before it listens, settings with which it could serve nothing.
+#[test]
+fn settings_that_serve_nothing_are_refused_naming_the_flag() {
+    let refused = |settings: SinkSettings, expected: Option<PayloadSpec>| {
+        format!("{:#}", Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, expected).err().expect("refused"))
+    };
+    let d = SinkSettings::default();
+    assert_eq!(refused(SinkSettings { max_connections: 0, ..d }, Some(spec())), "--max-connections 0 is out of range: it must be at least 1");
+    assert_eq!(refused(SinkSettings { idle_timeout: Duration::ZERO, ..d }, None), "--idle-timeout 0 is out of range: it must be at least 1 (seconds)");
+    assert_eq!(
+        refused(SinkSettings { max_frame: 0, ..d }, Some(spec())),
+        "--max-frame 0 is out of range: it must be at least 592 (bytes), the SEND_MESSAGES frame of one message of BITS=42 PACK=1"
+    );
+    let one_message = crate::wire::send_messages_len(1, &spec()) as u32;
+    assert_eq!(one_message, 592);
+    assert!(refused(SinkSettings { max_frame: one_message - 1, ..d }, Some(spec())).starts_with("--max-frame 591 is out of range"));
+    assert_eq!(
+        refused(SinkSettings { max_frame: HEADER_LEN as u32, ..d }, None),
+        "--max-frame 256 is out of range: it must be at least 586 (bytes), the SEND_MESSAGES frame of one message of an empty payload"
+    );
+}
+
+/// The smallest frame cap `harness sink` allows is enough to log in and deliver a message.
+#[test]
+fn the_smallest_max_frame_takes_a_login_and_a_batch_of_one() {
+    let max_frame = crate::wire::send_messages_len(1, &spec()) as u32;
+    let settings = SinkSettings { max_frame, idle_timeout: Duration::from_secs(2), ..SinkSettings::default() };
+    let sink = Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, Some(spec())).unwrap();
+    let mut c = logged_in(&sink);
+    let one = batch(&mut c, 0, 1);
+    assert_eq!(one.len(), max_frame as usize);
+    assert_eq!(status_of(&mut c, &one), status::OK);
+    let two = batch(&mut c, 1, 2);
+    assert!(c.request(&two).is_err(), "one message more is above the cap");
+    assert_eq!(sink.delivery().messages, 1);
 }

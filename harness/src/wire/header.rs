@@ -55,8 +55,6 @@ pub mod status {
     pub const INVALID_BATCH_CHECKSUM: u32 = 4039;
     pub const INVALID_RESERVED_FIELD: u32 = 4101;
     pub const INCOMPATIBLE_PROTOCOL_VERSION: u32 = 14003;
-    /// The name the released fault client still uses; remove with it.
-    pub const INVALID_FRAME_SIZE: u32 = COMMAND_LENGTH_ERROR;
 
     /// Every status the sink sends: code, Iggy's variant name, and what it means from the sink.
     pub const ALL: &[(u32, &str, &str)] = &[
