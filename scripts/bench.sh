@@ -30,7 +30,9 @@ for arg in "$@"; do
   # A dry run runs nothing, so it needs no SDK set up.
   [ "$arg" = --dry-run ] && exec target/release/harness run "$@"
 done
-plan="$(target/release/harness run --dry-run "$@")"
+# --dry-run goes last: clap's usage on a bad flag names the flags parsed before it, and the
+# user never typed this one.
+plan="$(target/release/harness run "$@" --dry-run)"
 sdks=()
 read -r -a sdks <<<"$(sed -n 's|^set up: scripts/setup.sh ||p' <<<"$plan")"
 if [ "${#sdks[@]}" -eq 0 ]; then

@@ -3,7 +3,14 @@
 # the sink must survive hostile clients, and no report may present a partial run as complete.
 # Loopback only. Prints one PASS/FAIL line per case with its expected outcome, then
 # "N passed, N failed" as the last line; exits non-zero on any failure.
+# Usage: scripts/fault-matrix.sh (no arguments). Environment: CARGO_TARGET_DIR (default target/,
+# where the release binaries are built), TMPDIR (default /tmp, its scratch folder). Every setting
+# the harness reads (MODE, SDK, ...) is unset first, so none leaks into the cases.
 set -uo pipefail
+for arg in "$@"; do case "$arg" in
+  -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  *) echo "error: scripts/fault-matrix.sh takes no arguments, got $arg (see --help)" >&2; exit 2 ;;
+esac; done
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bin="${CARGO_TARGET_DIR:-$root/target}/release"

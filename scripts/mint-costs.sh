@@ -10,12 +10,25 @@
 #   scripts/mint-costs.sh            N=262144 IDs per counted run, RUNS=5 timed runs
 #   N=1048576 RUNS=3 scripts/mint-costs.sh
 #   scripts/mint-costs.sh --docs     only rewrite the tables from results/mint-costs.json
+# Environment: N and RUNS (whole numbers >= 1). Installs valgrind and strace with apt-get when
+# missing.
 set -euo pipefail
+docs_only=0
+for arg in "$@"; do case "$arg" in
+  -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  --docs) docs_only=1 ;;
+  *) echo "error: scripts/mint-costs.sh takes only --docs, got $arg (see --help)" >&2; exit 2 ;;
+esac; done
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 N="${N:-262144}"
 RUNS="${RUNS:-5}"
+if [ "$docs_only" = 0 ]; then
+  for var in N RUNS; do
+    [[ ${!var} =~ ^[1-9][0-9]*$ ]] || { echo "error: $var=${!var} is not a whole number >= 1" >&2; exit 2; }
+  done
+fi
 docs=(--doc idgen/README.md --doc README.md)
 bin=target/release/examples/mint-cost
 harness=target/release/harness
@@ -23,7 +36,7 @@ harness=target/release/harness
 echo "mint-costs: building" >&2
 cargo build --release --locked -q -p idgen --example mint-cost --features compare
 
-if [ "${1:-}" = --docs ]; then
+if [ "$docs_only" = 1 ]; then
   exec "$bin" docs --out results/mint-costs "${docs[@]}"
 fi
 

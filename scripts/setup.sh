@@ -5,7 +5,13 @@
 #   scripts/setup.sh rust node-lean     only the folders these SDK rows need (a row `<lang>-lean`
 #                                       is folder sdks/<lang>; rust and iggy are Rust, built by
 #                                       cargo and by the runner through sdks/iggy/build.sh)
+# Reads no environment variables. Missing system packages (strace, Chromium, an SDK's toolchain)
+# come from apt-get.
 set -euo pipefail
+for arg in "$@"; do case "$arg" in
+  -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -*) echo "error: scripts/setup.sh has no option $arg; it takes SDK row names (see --help)" >&2; exit 2 ;;
+esac; done
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
@@ -13,8 +19,20 @@ if ! command -v cargo >/dev/null; then
   echo "error: cargo not found: install Rust (rustup) first; this machine kind ships it" >&2
   exit 1
 fi
-echo "setup: rust (cargo build --release)"
-cargo build --release --locked -p harness --quiet
+# Cargo's status lines stay quiet, as under --quiet; this progress line is printed only when
+# something is compiled, so an up-to-date build prints nothing. Warnings and errors go to stderr.
+cargo build --release --locked -p harness 2>&1 | awk '
+  /^ *(Blocking|Compiling|Downloaded|Downloading|Finished|Locking|Updating) / {
+    if ($1 == "Compiling" && !said++) { print "setup: rust (cargo build --release)"; fflush() }
+    next
+  }
+  { print > "/dev/stderr" }'
+
+# Syscall counts (COUNTS=true, the default) and their tests run producers under strace.
+if ! command -v strace >/dev/null; then
+  echo "setup: strace (apt-get)"
+  apt-get update -qq && apt-get install -y -qq strace >/dev/null
+fi
 
 folders=()
 for dir in sdks/*/; do

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Sets up and runs every test suite in the repository: the Rust workspace, then each SDK
 # folder's test.sh. Exits non-zero if any suite fails; a suite that runs no test fails too.
+# Usage: scripts/test.sh (no arguments). Runs scripts/setup.sh first (so apt-get, when something
+# is missing) and scripts/fault-matrix.sh among the suites; reads no environment variables of its
+# own.
 set -uo pipefail
+for arg in "$@"; do case "$arg" in
+  -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  *) echo "error: scripts/test.sh takes no arguments, got $arg (see --help)" >&2; exit 2 ;;
+esac; done
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 

@@ -3,6 +3,7 @@
 # Builds, runs the Stopwatch loop over every lean strategy into the raw sample file of
 # sdks/README.md ("Native mint benchmarks") and lets `harness mint-report` write
 # OUTDIR/sdk-csharp-mint.json and .md from it.
+# Needs target/release/harness (cargo build --release -p harness); reads no environment variables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"

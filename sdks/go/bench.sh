@@ -4,11 +4,17 @@
 # its samples extracted into a raw file that `harness mint-report` turns into
 # OUTDIR/sdk-go-mint.json and .md.
 # Usage: sdks/go/bench.sh [OUTDIR]    (default: results/ at the repo root)
+# Environment: COUNT, runs per strategy (a whole number >= 1, default 10). Needs
+# target/release/harness (cargo build --release -p harness).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"
 mint_bench_start go "$@"
 count=${COUNT:-10}
+if [[ ! $count =~ ^[1-9][0-9]*$ ]]; then
+  echo "error: COUNT=$count is not a whole number >= 1" >&2
+  exit 2
+fi
 [[ -z "${COUNT:-}" ]] || invocation="COUNT=$COUNT $invocation"
 
 cd "$here"

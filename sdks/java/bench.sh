@@ -2,10 +2,12 @@
 # The Java mint-only benchmark: JMH over every strategy and the pool-size sweep (about two
 # minutes), its samples handed to `harness mint-report`, which writes OUTDIR/sdk-java-mint.json
 # and .md. Usage: sdks/java/bench.sh [OUTDIR] (default: results/ of the repo).
+# Builds target/release/harness first; reads no environment variables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-(cd "$here/../.." && cargo build -q --release -p harness)
 source "$here/../mint-bench.sh"
+mint_bench_usage java "$@"
+(cd "$here/../.." && cargo build -q --release -p harness)
 mint_bench_start java "$@"
 jmh_json=$scratch/jmh-mint.json
 raw=$scratch/sdk-java-mint.raw.json

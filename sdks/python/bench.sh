@@ -3,6 +3,7 @@
 # pyperf times every strategy (a short run: 6 worker processes x 3 values each), raw_samples.py
 # turns its JSON into the raw sample file of sdks/README.md ("Native mint benchmarks") and
 # `harness mint-report` writes OUTDIR/sdk-python-mint.json and .md from it.
+# Needs target/release/harness (cargo build --release -p harness); reads no environment variables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../mint-bench.sh"
