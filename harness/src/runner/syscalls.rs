@@ -175,9 +175,7 @@ mod tests {
 
     #[test]
     fn a_command_that_fails_under_strace_is_an_error() {
-        if !strace_available() {
-            return;
-        }
+        assert!(strace_available(), "strace is missing: run scripts/setup.sh (it installs Debian's strace)");
         let args = SyscallsArgs { trace: vec!["getrandom".into()], command: vec!["false".into()] };
         let e = count(&args).unwrap_err().to_string();
         assert!(e.contains("`false` failed under strace"), "{e}");
