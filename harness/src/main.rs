@@ -118,22 +118,26 @@ fn main() -> ExitCode {
     harness::exit_code(outcome)
 }
 
-/// A value clap could not read, said as the runner says it: one line naming the setting as the
-/// user gave it (`--bits abc` or `BITS=abc`), not clap's usage block.
+/// A flag or value clap could not read, said as the runner says it: one line naming the setting
+/// as the user gave it (`--bits abc` or `BITS=abc`), or the unknown flag, not clap's usage block.
 fn unreadable_value(e: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if !matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
-        return None;
-    }
     let text = |kind| match e.get(kind) {
         Some(ContextValue::String(s)) => Some(s.clone()),
         _ => None,
     };
-    let (arg, value) = (text(ContextKind::InvalidArg)?, text(ContextKind::InvalidValue)?);
-    let long = arg.strip_prefix("--")?.split(' ').next()?.to_owned();
     let argv: Vec<String> = std::env::args().collect();
     let cli = <Cli as clap::CommandFactory>::command();
     let sub = cli.find_subcommand(argv.get(1)?)?;
+    if e.kind() == ErrorKind::UnknownArgument {
+        let name = sub.get_name();
+        return Some(format!("{} is not an option of harness {name}; harness {name} --help lists them", text(ContextKind::InvalidArg)?));
+    }
+    if !matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
+        return None;
+    }
+    let (arg, value) = (text(ContextKind::InvalidArg)?, text(ContextKind::InvalidValue)?);
+    let long = arg.strip_prefix("--")?.split(' ').next()?.to_owned();
     let env = sub.get_arguments().find(|a| a.get_long() == Some(long.as_str()))?.get_env().map(|e| e.to_string_lossy().into_owned());
     let by_flag = argv.iter().any(|a| *a == format!("--{long}") || a.starts_with(&format!("--{long}=")));
     let given = match &env {

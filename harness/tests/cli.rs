@@ -29,6 +29,7 @@ fn bad_settings_give_one_line_and_a_non_zero_exit() {
     fails_with(&["run", "--repeat", "-1"], "--repeat -1 is not a whole number");
     fails_with(&["produce", "--bits", "-1"], "--bits -1 is not valid");
     fails_with(&["run", "--repeat"], "--repeat needs a value");
+    fails_with(&["run", "--bogus"], "--bogus is not an option of harness run; harness run --help lists them");
     fails_with(&["run", "--sdk", "rust,rust"], "SDK=rust is listed twice");
     fails_with(&["run", "--pack", "12000", "--dry-run"], "BATCH=1000 x PACK=12000 makes a request of 72048538 bytes");
     fails_with(&["run", "--force", "maybe", "--dry-run"], "FORCE=maybe is not true or false");

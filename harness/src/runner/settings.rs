@@ -644,7 +644,6 @@ impl Layer {
         self
     }
 
-    /// The value given for `setting`, if any.
     /// FORCE, the one output setting `harness calibrate` shares with `harness run`.
     pub fn force(&self) -> anyhow::Result<bool> {
         match self.get(&FORCE) {
@@ -653,6 +652,7 @@ impl Layer {
         }
     }
 
+    /// The value given for `setting`, if any.
     pub fn get(&self, setting: &Setting) -> Option<&str> {
         self.given.iter().find(|g| g.setting.env == setting.env).map(|g| g.value.as_str())
     }
