@@ -67,6 +67,9 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
         ("settings.toml", "[[workload]]\nname = \"a\"\nbatch = 0\n", "workload \"a\": BATCH=0 is out of range"),
         ("syntax.toml", "repeat = 3\nbits = \n", "line 2:"),
         ("empty.toml", "repeat = 3\nworkload = []\n", "`workload` is empty"),
+        ("budget-type.toml", "[expect]\nir_per_id_below = \"lots\"\n", "budget-type.toml: expect.ir_per_id_below: invalid type: string \"lots\""),
+        ("expect-type.toml", "expect = 3\n", "`expect` must be a table ([expect]), not integer"),
+        ("head-type.toml", "[[workload]]\nname = 5\n", "[[workload]] name: invalid type: integer `5`, expected a string"),
         ("self.toml", "[expect]\nfaster_than = \"fast\"\n", "expect.faster_than = \"fast\" is the budget's own variant"),
     ];
     for (file, text, expected) in cases {

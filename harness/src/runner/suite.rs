@@ -81,7 +81,7 @@ impl Suite {
         for mut table in tables {
             let head_keys = ["name", "compare_with", "varies"];
             let head: toml::Table = head_keys.iter().filter_map(|k| table.remove(*k).map(|v| (k.to_string(), v))).collect();
-            let head: WorkloadHead = toml::Value::Table(head).try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("{shown}: [[workload]]: {}", e.message().trim()))?;
+            let head: WorkloadHead = from_table("[[workload]]", "[[workload]] ", head).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
             let in_workload = |e: anyhow::Error| anyhow::anyhow!("{shown}: workload {:?}: {e}", head.name);
             let budgets = match (take_budgets(&mut table).map_err(in_workload)?, &shared_budgets) {
                 (Some(own), Some(shared)) => Some(own.over(shared)),
@@ -283,7 +283,24 @@ fn differences(a: &Settings, b: &Settings) -> Vec<(String, String, String)> {
 
 /// The `[expect]` table of budgets, taken out of a suite or workload table.
 fn take_budgets(table: &mut toml::Table) -> anyhow::Result<Option<Budgets>> {
-    table.remove("expect").map(|v| v.try_into::<Budgets>().map_err(|e| anyhow::anyhow!("{}", e.message().trim()))).transpose()
+    match table.remove("expect") {
+        None => Ok(None),
+        Some(toml::Value::Table(t)) => from_table("[expect]", "expect.", t).map(Some),
+        Some(other) => bail!("`expect` must be a table ([expect]), not {}", other.type_str()),
+    }
+}
+
+/// `table` as a `T`, a value of the wrong type named by its key (`prefix` + key), which serde's
+/// message leaves out: the key is the first whose entry alone does not read as a `T`.
+fn from_table<T: serde::de::DeserializeOwned>(what: &str, prefix: &str, table: toml::Table) -> anyhow::Result<T> {
+    let read = |t: toml::Table| toml::Value::Table(t).try_into::<T>();
+    read(table.clone()).map_err(|e| {
+        let message = e.message().trim().to_owned();
+        match table.iter().find(|&(k, v)| read(toml::Table::from_iter([(k.clone(), v.clone())])).is_err_and(|alone| alone.message().trim() == message)) {
+            Some((key, _)) => anyhow::anyhow!("{prefix}{key}: {message}"),
+            None => anyhow::anyhow!("{what}: {message}"),
+        }
+    })
 }
 
 /// The `[producers]` table (`name = "command"`) as `NAME=COMMAND` specs.
