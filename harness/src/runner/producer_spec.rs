@@ -34,7 +34,7 @@ impl ProducerSpec {
         let argv: Vec<String> = argv.into_iter().map(|w| expand_home(&w)).collect();
         let Some(program) = argv.first() else { bail!("--producer {name}: the command is empty") };
         if resolve(program).is_none() {
-            bail!("--producer {name}: the command `{program}` is not found (not a file, nor on PATH)");
+            bail!("--producer {name}: the command `{program}` is not found (not an executable file, nor on PATH)");
         }
         Ok(ProducerSpec { name: name.to_owned(), argv })
     }
@@ -58,11 +58,15 @@ fn expand_home(word: &str) -> String {
     }
 }
 
-fn resolve(program: &str) -> Option<PathBuf> {
+/// `program` as a shell would find it: a path as given, or the first match on PATH; an
+/// executable file either way (a file without the x bit would fail every run).
+pub fn resolve(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     if program.contains('/') {
-        return Path::new(program).is_file().then(|| PathBuf::from(program));
+        return executable(Path::new(program)).then(|| PathBuf::from(program));
     }
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(program)).find(|p| p.is_file()))
+    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(program)).find(|p| executable(p)))
 }
 
 #[cfg(test)]
@@ -90,6 +94,7 @@ mod tests {
         assert!(err("node=sh").contains("built-in SDK row"));
         assert!(err("x=surely-not-a-program-here --flag").contains("`surely-not-a-program-here` is not found"));
         assert!(err("x=./no/such/file").contains("not found"));
+        assert!(err("x=/etc/passwd").contains("`/etc/passwd` is not found (not an executable file"), "a file without the x bit");
         assert!(err("x=sh 'open").contains("unclosed quote"));
     }
 }

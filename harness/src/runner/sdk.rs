@@ -5,6 +5,8 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
+use super::producer_spec;
+
 #[derive(Debug)]
 pub struct Sdk {
     pub name: &'static str,
@@ -159,7 +161,7 @@ impl Sdk {
     /// Checks the toolchain and builds the producer; quick when nothing changed.
     pub fn build(&self, root: &Path) -> anyhow::Result<()> {
         for program in self.needs {
-            if which(program).is_none() {
+            if producer_spec::resolve(program).is_none() {
                 bail!("SDK {} needs `{program}` on PATH: run scripts/setup.sh", self.name);
             }
         }
@@ -194,9 +196,6 @@ impl Sdk {
     }
 }
 
-fn which(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(program)).find(|p| p.is_file()))
-}
 
 #[cfg(test)]
 mod tests {
