@@ -156,12 +156,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cpu_samples_read_this_machine() {
+    fn cpu_samples_count_this_process_as_it_spins() {
         let a = CpuSample::take().expect("/proc/stat and /proc/self/stat on Linux");
-        let burn = std::time::Instant::now();
-        while burn.elapsed() < std::time::Duration::from_millis(30) {}
-        let b = CpuSample::take().unwrap();
-        assert!(b.machine.total >= a.machine.total && b.own >= a.own);
+        // Spin until this process's own ticks (utime + stime) move, for at most 5 s of wall time.
+        let start = std::time::Instant::now();
+        let mut b = CpuSample::take().unwrap();
+        while b.own == a.own && start.elapsed() < std::time::Duration::from_secs(5) {
+            b = CpuSample::take().unwrap();
+        }
+        assert!(b.own > a.own, "own CPU ticks did not move: read from the wrong fields of /proc/self/stat");
+        assert!(b.machine.total > a.machine.total);
+    }
+
+    #[test]
+    fn others_are_what_the_machine_used_beyond_this_process() {
+        let at = |busy, total, own| CpuSample { machine: MachineTicks::made_up(busy, total), own };
+        let start = at(0, 0, 0);
+        // Over 200 ticks of every CPU, the machine was busy 150: this process 140 of them, or 50.
+        assert!(start.others_since(&at(150, 200, 140), "w").is_none());
+        let w = start.others_since(&at(150, 200, 50), "workload w").expect("others used half the machine");
+        assert!(w.cause.starts_with("other processes used ") && w.cause.contains("during workload w"), "{w:?}");
+        assert!(start.others_since(&at(0, 0, 0), "w").is_none(), "no time passed");
     }
 
     use crate::runner::analysis::baseline_pairs;
