@@ -301,6 +301,25 @@ mod tests {
     }
 
     #[test]
+    fn the_runs_of_a_round_are_paired_after_over_before() {
+        // Every round, fast is 10% faster than uuid, while the rounds' pace moves by half.
+        let uuid = fixtures::arm("go", "uuid", None, (1, 2), &[100.0, 150.0, 75.0, 120.0]);
+        let fast = fixtures::arm("go", "fast", None, (2, 2), &[110.0, 165.0, 82.5, 132.0]);
+        let mut failed = fast.clone();
+        failed.runs[1].failed = Some("lost a message".into());
+        failed.runs[1].result = None;
+        let arms = vec![uuid, fast];
+        let row = Analysis::of(&arms, &[(0, 1)]).comparisons.remove(0);
+        let by_round = row.by_round.expect("one process per arm: paired by round");
+        assert!((by_round.ratio - 1.1).abs() < 1e-9 && by_round.t.sd < 1e-9, "{by_round:?}");
+        assert!(row.paired.is_none());
+        // A failed run leaves its round out rather than pairing the rest out of step.
+        let lrs = round_log_ratios(&arms[0], &failed).unwrap();
+        assert_eq!(lrs.len(), 3);
+        assert!(lrs.iter().all(|lr| (lr - 1.1f64.ln()).abs() < 1e-9), "{lrs:?}");
+    }
+
+    #[test]
     fn later_user_rows_meet_the_first_per_msg_id() {
         let names = [("rust", "threadrng", Some('A')), ("master", "uuid", None), ("master", "fast", None), ("branch", "uuid", None), ("branch", "fast", None), ("other", "fast", None)];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();

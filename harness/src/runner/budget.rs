@@ -309,6 +309,14 @@ mod tests {
     }
 
     #[test]
+    fn a_workloads_budgets_win_over_the_suites_and_fill_from_them() {
+        let suite = Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() };
+        let workload = Budgets { p99_9_below: Some("5ms".into()), ..Budgets::default() };
+        let both = workload.over(&suite);
+        assert_eq!((both.faster_than.as_deref(), both.p99_9_below.as_deref()), (Some("uuid"), Some("5ms")));
+    }
+
+    #[test]
     fn budgets_must_name_the_workloads_msg_ids() {
         let s = settings();
         let bad = Budgets { within_noise_of: Some("preset".into()), ..Budgets::default() };
@@ -353,6 +361,8 @@ mod tests {
         assert!(!by("speedup_at_least").passed);
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.meaning.is_none() && latency.observed.contains("150 us"), "{latency:?}");
+        let tight = Budgets { p99_9_below: Some("100us".into()), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
+        assert!(!tight[0].passed && tight[0].meaning.as_deref().unwrap().contains("150 us or more for its ack, above the 100 us budget"), "{tight:?}");
         // Level within a fraction of a percent, but five runs a side leave an interval wider than 0.1%.
         let strict = Budgets { at_most_slower: Some(Tolerance { than: "uuid".into(), pct: 0.1 }), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
         assert!(!strict[0].passed && strict[0].meaning.as_deref().unwrap().contains("this run cannot show it"), "{strict:?}");
