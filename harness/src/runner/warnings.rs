@@ -158,14 +158,15 @@ mod tests {
     #[test]
     fn cpu_samples_count_this_process_as_it_spins() {
         let a = CpuSample::take().expect("/proc/stat and /proc/self/stat on Linux");
-        // Spin until this process's own ticks (utime + stime) move, for at most 5 s of wall time.
+        // Spin until both this process's own ticks (utime + stime, waited children's included)
+        // and the machine's have moved, for at most 5 s of wall time.
         let start = std::time::Instant::now();
         let mut b = CpuSample::take().unwrap();
-        while b.own == a.own && start.elapsed() < std::time::Duration::from_secs(5) {
+        while (b.own == a.own || b.machine.total == a.machine.total) && start.elapsed() < std::time::Duration::from_secs(5) {
             b = CpuSample::take().unwrap();
         }
         assert!(b.own > a.own, "own CPU ticks did not move: read from the wrong fields of /proc/self/stat");
-        assert!(b.machine.total > a.machine.total);
+        assert!(b.machine.total > a.machine.total, "the machine's ticks did not move in 5 s");
     }
 
     #[test]
