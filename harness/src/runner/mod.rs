@@ -17,10 +17,11 @@ pub mod format;
 pub mod cpu;
 /// Which CPUs a run may use (CPUS).
 pub mod affinity;
+/// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`), and how
+/// a program is found.
+pub mod producer_spec;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
-/// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`).
-pub mod producer_spec;
 /// The one table of settings, and a workload's resolved values.
 pub mod settings;
 /// strace: its command and its summary table.
