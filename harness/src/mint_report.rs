@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::machine;
+use crate::stats::median_of_sorted;
 
 
 pub const SCHEMA: &str = "mintbench-mint-report/1";
@@ -84,9 +85,7 @@ impl Spread {
     fn of(values: &[f64]) -> Spread {
         let mut sorted = values.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let n = sorted.len();
-        let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
-        Spread { median, min: sorted[0], max: sorted[n - 1] }
+        Spread { median: median_of_sorted(&sorted), min: sorted[0], max: sorted[sorted.len() - 1] }
     }
 }
 

@@ -35,9 +35,18 @@ impl Summary {
         let var = if n > 1 { samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
         let stddev = var.sqrt();
-        Some(Summary { n, mean, stddev, stddev_pct: 100.0 * stddev / mean, median, min: sorted[0], max: sorted[n - 1] })
+        Some(Summary { n, mean, stddev, stddev_pct: 100.0 * stddev / mean, median: median_of_sorted(&sorted), min: sorted[0], max: sorted[n - 1] })
+    }
+}
+
+/// The median of values sorted in ascending order (NaN for none).
+pub fn median_of_sorted(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     }
 }
 
