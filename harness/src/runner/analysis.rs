@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::model::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
-use crate::stats::paired::{PairedComparison, compare_paired, process_log_ratio};
+use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
 
 /// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
@@ -55,6 +55,12 @@ pub struct ComparisonRow {
     /// narrow the interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pace_r: Option<f64>,
+    /// Paired mode: the spread, in %, the per-process log ratios would have if the processes
+    /// differed only in their own blocks' noise (`stats::paired::blocks_sd`), beside their
+    /// spread across the processes (`paired.t.sd`): near it, more messages per process would
+    /// narrow the interval; well below it, only more processes would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_sd_pct: Option<f64>,
     /// One process per arm: the runs of one round paired (log ratio per round), beside Welch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_round: Option<PairedComparison>,
@@ -180,10 +186,11 @@ impl Noise<'_> {
 fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ComparisonRow> {
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
-    let by_process = paired_log_ratios(b, a);
-    let paired = by_process.as_ref().map(|lrs| compare_paired(&lrs.iter().map(|&(_, lr)| lr).collect::<Vec<_>>(), noise.paired(&a.sdk), false));
+    let by_process = paired_estimates(b, a);
+    let paired = by_process.as_ref().map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&a.sdk), false));
+    let blocks_sd_pct = by_process.as_ref().and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>())).map(|sd| 100.0 * sd);
     let twin = arms.iter().find(|x| x.twin && x.sdk == a.sdk).filter(|_| !a.twin && !b.twin);
-    let pace_r = by_process.zip(twin).and_then(|(lrs, twin)| pace_r(&lrs, twin));
+    let pace_r = by_process.zip(twin).and_then(|(es, twin)| pace_r(&es, twin));
     if let Some(p) = &paired {
         comparison.ratio = p.ratio;
         comparison.change_pct = p.change_pct;
@@ -193,28 +200,28 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     }
     let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, by_round })
+    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, blocks_sd_pct, by_round })
 }
 
-/// Per paired process, its order and the median block log ratio of `after` to `before`; None
-/// unless both arms ran paired and every run of theirs succeeded.
-fn paired_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<(usize, f64)>> {
+/// Per paired process, its order and its estimate of `after` against `before`; None unless
+/// both arms ran paired and every run of theirs succeeded.
+fn paired_estimates(before: &Arm, after: &Arm) -> Option<Vec<(usize, ProcessEstimate)>> {
     if before.failure().is_some() || after.failure().is_some() {
         return None;
     }
     let after_runs: Vec<(usize, &[u64])> = after.batch_times().collect();
-    let lrs: Vec<(usize, f64)> = before
+    let estimates: Vec<(usize, ProcessEstimate)> = before
         .batch_times()
-        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_log_ratio(base, arm)?))))
+        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_estimate(base, arm)?))))
         .collect();
-    (!lrs.is_empty()).then_some(lrs)
+    (!estimates.is_empty()).then_some(estimates)
 }
 
 /// The correlation of each process's log ratio with its pace, ln of `twin`'s median batch time
 /// in that process.
-fn pace_r(log_ratios: &[(usize, f64)], twin: &Arm) -> Option<f64> {
+fn pace_r(estimates: &[(usize, ProcessEstimate)], twin: &Arm) -> Option<f64> {
     let paces: Vec<(usize, f64)> = twin.batch_times().map(|(order, b)| (order, median_batch(b).ln())).collect();
-    let (lrs, paces): (Vec<f64>, Vec<f64>) = log_ratios.iter().filter_map(|&(order, lr)| Some((lr, paces.iter().find(|(o, _)| *o == order)?.1))).unzip();
+    let (lrs, paces): (Vec<f64>, Vec<f64>) = estimates.iter().filter_map(|&(order, e)| Some((e.log_ratio, paces.iter().find(|(o, _)| *o == order)?.1))).unzip();
     correlation(&lrs, &paces)
 }
 
@@ -273,6 +280,28 @@ mod tests {
         // One process per arm: no blocks, no pace.
         let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
+    }
+
+    #[test]
+    fn a_paired_row_says_how_much_of_its_spread_the_blocks_explain() {
+        // Three processes of three blocks; fast takes 100 ns a batch, uuid 200, 200 and 200 + k:
+        // with three blocks a median's interval runs from the least to the greatest, so each
+        // process's se is (ln(2 + k/100) - ln 2) / 3.92.
+        let ks = [0u64, 50, 100];
+        let mut uuid = paired("uuid", &[0, 0, 0], |_| 0);
+        let mut fast = paired("fast", &[0, 0, 0], |_| 0);
+        for ((u, f), k) in uuid.runs.iter_mut().zip(&mut fast.runs).zip(ks) {
+            u.batch_ns = Some(vec![200, 200, 200 + k]);
+            f.batch_ns = Some(vec![100; 3]);
+        }
+        let row = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
+        let se = |k: u64| ((2.0 + k as f64 / 100.0).ln() - 2f64.ln()) / (2.0 * 1.959_964);
+        let expected = 100.0 * (ks.iter().map(|&k| se(k).powi(2)).sum::<f64>() / 3.0).sqrt();
+        let got = row.blocks_sd_pct.expect("paired");
+        assert!((got - expected).abs() < 1e-4, "{got} against {expected}");
+        // One process per arm: no blocks.
+        let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
+        assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].blocks_sd_pct, None);
     }
 
     #[test]

@@ -7,23 +7,40 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
-use super::{ALPHA, TIE_POWER, Verdict};
+use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 
-/// How many times faster `arm` ran than `base` in one process, as a natural log: the median over
-/// the blocks of ln(base_b / arm_b). Both are the batch times of the same blocks, so the ratio of
-/// times is the ratio of throughputs. None without blocks, or with a zero time.
-pub fn process_log_ratio(base_ns: &[u64], arm_ns: &[u64]) -> Option<f64> {
+/// One process's estimate of an arm against its baseline, from the blocks they shared.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProcessEstimate {
+    /// How many times faster the arm ran than the baseline, as a natural log: the median over
+    /// the blocks of ln(base_b / arm_b). Both are the batch times of the same blocks, so the
+    /// ratio of times is the ratio of throughputs.
+    pub log_ratio: f64,
+    /// That median's standard error from the blocks alone: its distribution-free 95% interval
+    /// (the order statistics at ranks n/2 -+ 1.96 sqrt(n)/2) over 2 x 1.96.
+    pub se: f64,
+}
+
+/// None without blocks, or with a zero time.
+pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstimate> {
     if base_ns.is_empty() || base_ns.len() != arm_ns.len() || base_ns.iter().chain(arm_ns).any(|&t| t == 0) {
         return None;
     }
     let mut logs: Vec<f64> = base_ns.iter().zip(arm_ns).map(|(&b, &a)| (b as f64 / a as f64).ln()).collect();
-    Some(median(&mut logs))
+    logs.sort_by(f64::total_cmp);
+    let n = logs.len() as f64;
+    let z = Normal::standard().inverse_cdf(1.0 - ALPHA / 2.0);
+    let rank = |r: f64| (r as usize).clamp(1, logs.len()) - 1;
+    let (lo, hi) = (logs[rank((n / 2.0 - z * n.sqrt() / 2.0).floor())], logs[rank((n / 2.0 + z * n.sqrt() / 2.0).ceil())]);
+    Some(ProcessEstimate { log_ratio: median_of_sorted(&logs), se: (hi - lo) / (2.0 * z) })
 }
 
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 }
+/// The spread the per-process log ratios would have if the processes differed in nothing but
+/// the noise of their own blocks: the root mean square of their standard errors. Near the
+/// spread across the processes, more blocks per process would narrow the interval; well below
+/// it, the processes themselves differ, and only more processes do.
+pub fn blocks_sd(estimates: &[ProcessEstimate]) -> Option<f64> {
+    (!estimates.is_empty()).then(|| (estimates.iter().map(|e| e.se * e.se).sum::<f64>() / estimates.len() as f64).sqrt())
 }
 
 /// Student's one-sample t-test of the mean against 0, with its 95% interval.
@@ -233,10 +250,56 @@ mod tests {
         // outlier block: the median ignores the outlier.
         let base = [200, 200, 300, 1_000, 200];
         let arm = [100, 100, 100, 100, 100];
-        assert!(close(process_log_ratio(&base, &arm).unwrap(), 2f64.ln(), 1e-12));
-        assert_eq!(process_log_ratio(&[], &[]), None);
-        assert_eq!(process_log_ratio(&[1, 2], &[1]), None);
-        assert_eq!(process_log_ratio(&[1, 0], &[1, 1]), None);
+        assert!(close(process_estimate(&base, &arm).unwrap().log_ratio, 2f64.ln(), 1e-12));
+        assert_eq!(process_estimate(&[], &[]), None);
+        assert_eq!(process_estimate(&[1, 2], &[1]), None);
+        assert_eq!(process_estimate(&[1, 0], &[1, 1]), None);
+    }
+
+    #[test]
+    fn a_process_estimate_carries_the_standard_error_of_its_median() {
+        // 100 blocks whose log ratios are 0.01, 0.02, .. 1.00: the interval's ranks are
+        // floor(50 - 9.8) = 40 and ceil(50 + 9.8) = 60, so the se is (0.60 - 0.40) / 3.92.
+        let arm = vec![1_000_000u64; 100];
+        let base: Vec<u64> = (1..=100).map(|i| (1e6 * (f64::from(i) / 100.0).exp()).round() as u64).collect();
+        let e = process_estimate(&base, &arm).unwrap();
+        assert!(close(e.log_ratio, 0.505, 1e-5), "{e:?}");
+        assert!(close(e.se, 0.20 / (2.0 * 1.959_964), 1e-5), "{e:?}");
+        // Blocks that all agree leave no error; a single block has its own value as its interval.
+        assert_eq!(process_estimate(&[300; 9], &[100; 9]).unwrap().se, 0.0);
+        assert_eq!(process_estimate(&[300], &[100]).unwrap().se, 0.0);
+        // The spread blocks alone would give processes: the root mean square of their errors.
+        let es = [ProcessEstimate { log_ratio: 0.1, se: 0.03 }, ProcessEstimate { log_ratio: 0.2, se: 0.04 }];
+        assert!(close(blocks_sd(&es).unwrap(), (0.0025f64 / 2.0).sqrt(), 1e-12));
+        assert_eq!(blocks_sd(&[]), None);
+    }
+
+    #[test]
+    fn blocks_sd_matches_the_spread_of_processes_that_differ_only_in_their_blocks() {
+        // 40 processes of 900 blocks drawn from one distribution (log ratios of sd 0.2): the
+        // processes' medians spread as their own blocks say, within sampling (the sd of 40
+        // values is itself uncertain by about 11%).
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let arm = vec![1_000_000u64; 900];
+        let estimates: Vec<ProcessEstimate> = (0..40)
+            .map(|_| {
+                let base: Vec<u64> = (0..900).map(|_| (1e6 * (0.2 * normal(&mut rng)).exp()).round() as u64).collect();
+                process_estimate(&base, &arm).unwrap()
+            })
+            .collect();
+        let across = one_sample_t(&estimates.iter().map(|e| e.log_ratio).collect::<Vec<_>>()).sd;
+        // A normal sample's median has se 1.2533 sd / sqrt(n).
+        let expected = 1.2533 * 0.2 / 30.0;
+        let within = blocks_sd(&estimates).unwrap();
+        assert!((within / expected - 1.0).abs() < 0.1, "within {within} against {expected}");
+        assert!((across / within - 1.0).abs() < 0.35, "across {across} against within {within}");
+    }
+
+    /// A standard normal draw (Box-Muller).
+    fn normal(rng: &mut impl rand::RngExt) -> f64 {
+        let (u, v): (f64, f64) = (rng.random::<f64>().max(f64::MIN_POSITIVE), rng.random());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
     }
 
     #[test]

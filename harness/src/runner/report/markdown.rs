@@ -8,6 +8,7 @@ use super::state::{Report, WorkloadReport, unit};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::stats::Verdict;
+use crate::stats::paired::PairedComparison;
 use crate::runner::format::{change, p_value, ratio_ci, thousands};
 use crate::runner::model::Warning;
 
@@ -127,9 +128,11 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             Some(p) => (p.t.p, p.wilcoxon.p),
             None => (k.welch.p, k.mann_whitney.p),
         };
+        // The spread across processes, and what their own blocks alone would give.
+        let spread = |p: &PairedComparison| c.blocks_sd_pct.map_or(String::new(), |b| format!("; spread {:.2}% (blocks {b:.2}%)", 100.0 * p.t.sd));
         let side = match (&c.paired, &c.by_round) {
-            (Some(_), _) if c.after.ends_with("(A/A twin)") => "in-process A/A".to_owned(),
-            (Some(p), _) => format!("paired, {} processes{}", p.processes, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}"))),
+            (Some(p), _) if c.after.ends_with("(A/A twin)") => format!("in-process A/A{}", spread(p)),
+            (Some(p), _) => format!("paired, {} processes{}{}", p.processes, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")), spread(p)),
             (None, Some(r)) => format!("{:+.1}% ({}, p {})", r.change_pct, r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")), p_value(r.t.p)),
             (None, None) => "-".into(),
         };
