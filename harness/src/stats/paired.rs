@@ -7,6 +7,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
+use super::power::smallest_runs;
 use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 
 /// One process's estimate of an arm against its baseline, from the blocks they shared.
@@ -185,7 +186,7 @@ pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstab
 }
 
 /// The smallest number of processes whose one-sample t-test at ALPHA detects a mean of `delta`
-/// with spread `sd` at `power`, by the shifted central t as in `power::runs_for`.
+/// with spread `sd` at `power`, by the shifted central t as in `power::runs_for`, searched as it is.
 pub fn runs_for_mean(delta: f64, sd: f64, power: f64) -> Option<u32> {
     // A one-sample test of n values has the power of a two-sample one with sd/sqrt(2) per side
     // only approximately (the df differ); compute it directly.
@@ -197,7 +198,7 @@ pub fn runs_for_mean(delta: f64, sd: f64, power: f64) -> Option<u32> {
         let t = StudentsT::new(0.0, 1.0, f64::from(n - 1)).expect("df >= 1");
         1.0 - t.cdf(t.inverse_cdf(1.0 - ALPHA / 2.0) - delta / (sd / f64::from(n).sqrt())) >= power
     };
-    (2..=1 << 20).find(|&n| reaches(n)).or(Some(1 << 20))
+    Some(smallest_runs(reaches))
 }
 
 #[cfg(test)]
@@ -329,5 +330,6 @@ mod tests {
         assert!(matches!(runs_for_mean(1.0, 1.0, 0.8), Some(10..=11)));
         assert!(matches!(runs_for_mean(-0.5, 1.0, 0.9), Some(44..=45)));
         assert_eq!(runs_for_mean(0.0, 1.0, 0.8), None);
+        assert_eq!(runs_for_mean(1e-9, 1.0, 0.8), Some(1 << 20), "capped");
     }
 }

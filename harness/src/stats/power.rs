@@ -28,11 +28,16 @@ pub fn runs_for(delta: f64, sd_before: f64, sd_after: f64, power: f64) -> Option
         let shift = delta / (var / f64::from(n)).sqrt();
         1.0 - t.cdf(t.inverse_cdf(1.0 - ALPHA / 2.0) - shift) >= power
     };
-    // Power grows with n: double to bracket the answer, then bisect.
+    Some(smallest_runs(reaches))
+}
+
+/// The smallest n >= 2 at which `reaches` holds, for a power that grows with n, capped at
+/// MAX_RUNS: doubling brackets it, bisection finds it.
+pub(super) fn smallest_runs(reaches: impl Fn(u32) -> bool) -> u32 {
     let mut hi = 2;
     while !reaches(hi) {
         if hi >= MAX_RUNS {
-            return Some(MAX_RUNS);
+            return MAX_RUNS;
         }
         hi *= 2;
     }
@@ -41,7 +46,7 @@ pub fn runs_for(delta: f64, sd_before: f64, sd_after: f64, power: f64) -> Option
         let mid = (lo + hi) / 2;
         if reaches(mid) { hi = mid } else { lo = mid }
     }
-    Some(hi.max(2))
+    hi
 }
 
 #[cfg(test)]
