@@ -227,21 +227,6 @@ fn put_counters_and_name(out: &mut BytesMut, e: &Entity<'_>) {
     out.put_slice(e.name);
 }
 
-/// The 0.12 cluster metadata (the released Rust client's).
-pub fn encode_cluster_metadata(out: &mut BytesMut, cluster: &str, ip: &str, port: u16) {
-    Protocol::V0_12.encode_cluster_metadata(out, cluster, ip, port);
-}
-
-/// A 0.12 StreamResponse or TopicHeader (the same layout in 0.12).
-pub fn encode_entity(out: &mut BytesMut, e: &Entity<'_>) {
-    Protocol::V0_12.encode_stream(out, e);
-}
-
-/// A 0.12 GetTopicResponse.
-pub fn encode_topic(out: &mut BytesMut, topic: &Entity<'_>) {
-    Protocol::V0_12.encode_topic(out, topic);
-}
-
 /// A PartitionRouteResponse naming replica 0 (the only one) as the partition's primary.
 pub fn encode_partition_route(out: &mut BytesMut, incarnation: u64, partitions: u32) {
     out.put_u64_le(incarnation);

@@ -20,7 +20,7 @@ pub use messages::{
 };
 pub use metadata::{
     CreateTopic, Entity, Identifier, MetadataError, decode_create_stream, decode_create_topic, decode_get_partition_route,
-    decode_get_stream, decode_get_topic, encode_cluster_metadata, encode_entity, encode_partition_route, encode_topic,
+    decode_get_stream, decode_get_topic, encode_partition_route,
 };
 pub use payload::PayloadSpec;
 
