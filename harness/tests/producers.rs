@@ -77,6 +77,8 @@ fn bad_specs_are_refused_before_any_run() {
     fails_with(&["run", "--producer", "x=no-such-program-anywhere"], "--producer x: the command `no-such-program-anywhere` is not found");
     fails_with(&["run", "--producer", "x=sh", "--producer", "x=sh"], "--producer x: the name is given twice");
     fails_with(&["run", "--producer", "x=sh", "--mode", "mint"], "MODE=mint runs the Rust strategies only");
+    // A row SDK leaves out would be dropped without a word.
+    fails_with(&["run", "--sdk", "rust", "--producer", "x=sh", "--dry-run"], "the row x (--producer or [producers]) is in no workload's SDK (SDK=rust): add x to SDK");
 }
 
 #[test]
@@ -87,6 +89,13 @@ fn a_suite_defines_rows_in_its_producers_table() {
     let out = harness().args(["run", "-f", suite.to_str().unwrap(), "--dry-run"]).current_dir(root()).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.lines().any(|l| l.starts_with("sdk") && l.ends_with("new,old")), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // A row one workload runs may be left out of another; a row no workload runs is refused.
+    let two = "[producers]\nold = \"sh old.sh\"\nnew = \"sh new.sh\"\n\n[[workload]]\nname = \"mine\"\nsdk = [\"old\", \"new\"]\n\n[[workload]]\nname = \"rust\"\nsdk = \"rust\"\n";
+    std::fs::write(&suite, two).unwrap();
+    let out = harness().args(["run", "-f", suite.to_str().unwrap(), "--dry-run"]).current_dir(root()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(&suite, two.replace("[\"old\", \"new\"]", "\"old\"")).unwrap();
+    fails_with(&["run", "-f", suite.to_str().unwrap(), "--dry-run"], &format!("{}: the row new (--producer or [producers]) is in no workload's SDK (SDK=old,rust)", suite.display()));
     std::fs::write(&suite, "[producers]\nold = 3\n").unwrap();
     fails_with(&["run", "-f", suite.to_str().unwrap(), "--dry-run"], &format!("{}: [producers] old must be a command string", suite.display()));
     std::fs::remove_dir_all(dir).unwrap();

@@ -810,7 +810,7 @@ impl Layer {
     }
 
     /// The user rows, each checked by [`ProducerSpec::parse`] and named once.
-    fn user_rows(&self) -> anyhow::Result<Vec<ProducerSpec>> {
+    pub fn user_rows(&self) -> anyhow::Result<Vec<ProducerSpec>> {
         let builtin: Vec<&str> = SDKS.iter().map(|s| s.name).collect();
         let mut rows: Vec<ProducerSpec> = Vec::new();
         for spec in &self.producers {

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::budget::Budgets;
 use super::model::{Arm, CONTROL_SDK, Warning};
+use super::producer_spec::ProducerSpec;
 use super::sdk::{self, Sdk};
 use super::settings::{Layer, RunArgs, Settings, check_file_name};
 use super::syscalls;
@@ -53,7 +54,9 @@ impl Suite {
         let Some(file) = &args.file else {
             let (settings, sdks) = args.layer().resolve(None)?;
             let workload = Workload { settings, sdks, budgets: None, compare: None };
-            return Ok(Suite { name: workload.settings.name.clone(), description: None, file: None, overrides, workloads: vec![workload] });
+            let suite = Suite { name: workload.settings.name.clone(), description: None, file: None, overrides, workloads: vec![workload] };
+            suite.check_rows_run(&args.layer().user_rows()?)?;
+            return Ok(suite);
         };
         let shown = file.display();
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read suite {shown}"))?;
@@ -106,7 +109,22 @@ impl Suite {
         }
         let suite = Suite { name, description, file: Some(file.clone()), overrides, workloads };
         suite.check_intents(&shown.to_string())?;
+        suite.check_rows_run(&args.layer().over(&shared).user_rows()?).with_context(|| shown.to_string())?;
         Ok(suite)
+    }
+
+    /// A row a user defined that no workload's SDK names would otherwise be left out without a
+    /// word (a suite's rows need only be run by one of its workloads).
+    fn check_rows_run(&self, defined: &[ProducerSpec]) -> anyhow::Result<()> {
+        let run = |name: &str| self.workloads.iter().any(|w| w.settings.producers.iter().any(|p| p.name == name));
+        let Some(row) = defined.iter().find(|row| !run(&row.name)) else { return Ok(()) };
+        let mut sdks: Vec<&str> = Vec::new();
+        for name in self.workloads.iter().flat_map(|w| &w.settings.sdks) {
+            if !sdks.contains(&name.as_str()) {
+                sdks.push(name);
+            }
+        }
+        bail!("the row {} (--producer or [producers]) is in no workload's SDK (SDK={}): add {} to SDK, or leave the row out", row.name, sdks.join(","), row.name)
     }
 
     fn check_intents(&self, shown: &str) -> anyhow::Result<()> {
