@@ -85,13 +85,13 @@ impl MachineTicks {
         })
     }
 
-    /// The ticks some CPU was not idle.
     /// Ticks made up for a test: `busy` of `total` used, none stolen.
     #[cfg(test)]
     pub fn made_up(busy: u64, total: u64) -> MachineTicks {
         MachineTicks { steal: 0, idle: total - busy, total }
     }
 
+    /// The ticks some CPU was not idle.
     pub fn busy(&self) -> u64 {
         self.total - self.idle
     }

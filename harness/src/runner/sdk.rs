@@ -196,7 +196,6 @@ impl Sdk {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
