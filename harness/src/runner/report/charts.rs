@@ -1,9 +1,12 @@
 //! The HTML report's charts as inline SVG. The headline answers the question a report is read
 //! for: one row per comparison, the ratio of after to before with its 95% interval on a log axis
 //! with 1.0 marked, coloured by verdict. Absolute throughput is drawn per SDK on its own axis,
-//! since msgs/s of different languages are not comparable.
+//! since msgs/s of different languages are not comparable, and every timed run as a dot. All the
+//! charts share one geometry, so they line up on the page.
 
 use std::fmt::Write as _;
+
+use crate::runner::format::thousands;
 
 /// One comparison in the headline chart.
 pub struct RatioRow {
@@ -25,6 +28,12 @@ pub struct LevelRow {
     pub class: &'static str,
 }
 
+/// One arm in the dot plot: every timed run's figure, with its place in the run order.
+pub struct DotRow {
+    pub label: String,
+    pub samples: Vec<(usize, f64)>,
+}
+
 const LABEL_W: f64 = 300.0;
 const PLOT_W: f64 = 480.0;
 const RIGHT_PAD: f64 = 48.0;
@@ -33,7 +42,7 @@ const ROW_H: f64 = 26.0;
 pub const STYLE: &str = "svg text{font:12px system-ui,sans-serif;fill:#222}svg .axis{stroke:#999}svg .one{stroke:#222;stroke-dasharray:4 3}\
 svg .grid{stroke:#e4e4e4}.faster{fill:#2a7d2a;stroke:#2a7d2a}.slower{fill:#b8322a;stroke:#b8322a}.tie{fill:#777;stroke:#777}\
 .withheld,.undecided{fill:#c9a227;stroke:#c9a227}.bar{fill:#6b8fc7}.bar.base{fill:#a9a9a9}.bar.control{fill:#d7c9a7}\
-.range{stroke:#222;stroke-width:1.5}";
+.range{stroke:#222;stroke-width:1.5}.sample{fill:#335;fill-opacity:.7}";
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -49,15 +58,13 @@ pub fn ratio_chart(rows: &[RatioRow]) -> String {
     let pad = (lhi - llo) * 0.06;
     let (llo, lhi) = (llo - pad, lhi + pad);
     let x = |v: f64| LABEL_W + (v.ln() - llo) / (lhi - llo) * PLOT_W;
-    let height = ROW_H * rows.len() as f64 + 8.0;
-    let mut out = svg_open("ratio-chart", height);
+    let (mut out, height) = svg_open("ratio-chart", rows.len());
     for t in log_ticks(llo.exp(), lhi.exp()) {
         let _ = write!(out, "<line class=\"grid\" x1=\"{0:.1}\" y1=\"0\" x2=\"{0:.1}\" y2=\"{height:.1}\"/>", x(t));
     }
     let _ = write!(out, "<line class=\"one\" x1=\"{0:.1}\" y1=\"0\" x2=\"{0:.1}\" y2=\"{height:.1}\"/>", x(1.0));
     for (i, r) in rows.iter().enumerate() {
-        let mid = 4.0 + ROW_H * i as f64 + ROW_H / 2.0;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, mid + 4.0, esc(&r.label));
+        let mid = row_label(&mut out, i, &r.label) + ROW_H / 2.0;
         if !(r.ratio.is_finite() && r.ratio > 0.0) {
             continue;
         }
@@ -80,12 +87,10 @@ pub fn level_chart(rows: &[LevelRow], unit: &str) -> String {
     let hi = rows.iter().map(|r| r.max).filter(|v| v.is_finite()).fold(0.0, f64::max);
     let hi = if hi > 0.0 { hi * 1.05 } else { 1.0 };
     let x = |v: f64| LABEL_W + v.max(0.0) / hi * PLOT_W;
-    let height = ROW_H * rows.len() as f64 + 8.0;
-    let mut out = svg_open("level-chart", height);
+    let (mut out, height) = svg_open("level-chart", rows.len());
     for (i, r) in rows.iter().enumerate() {
-        let y = 4.0 + ROW_H * i as f64;
+        let y = row_label(&mut out, i, &r.label);
         let mid = y + ROW_H / 2.0 - 1.0;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(&r.label));
         let _ = write!(
             out,
             "<rect class=\"{}\" x=\"{LABEL_W}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}: median {} {unit} (min {}, max {})</title></rect>",
@@ -101,17 +106,62 @@ pub fn level_chart(rows: &[LevelRow], unit: &str) -> String {
         let (a, b) = (x(r.min), x(r.max));
         let _ = write!(out, "<path class=\"range\" d=\"M{a:.1} {mid:.1}H{b:.1}M{a:.1} {:.1}V{:.1}M{b:.1} {:.1}V{:.1}\"/>", mid - 5.0, mid + 5.0, mid - 5.0, mid + 5.0);
     }
-    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
-    for i in 0..=4 {
-        let v = hi * f64::from(i) / 4.0;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
-    }
+    linear_axis(&mut out, height, 0.0, hi);
     out.push_str("</svg>\n");
     out
 }
 
-fn svg_open(class: &str, height: f64) -> String {
-    format!("<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0)
+/// Every timed run as a dot, all arms on one linear axis around the samples (never below 0:
+/// throughput is not negative).
+pub fn dot_chart(rows: &[DotRow]) -> String {
+    let all: Vec<f64> = rows.iter().flat_map(|r| r.samples.iter().map(|s| s.1)).collect();
+    let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    // Padded by 5% of the spread.
+    let pad = (max - min).max(max * 0.01) * 0.05;
+    let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { ((min - pad).max(0.0), max + pad) };
+    let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
+    let (mut out, height) = svg_open("dot-plot", rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        let y = row_label(&mut out, i, &r.label);
+        for (k, (order, sample)) in r.samples.iter().enumerate() {
+            // Alternate rows of dots so that equal values stay visible.
+            let cy = y + ROW_H / 2.0 + if k % 2 == 0 { -3.0 } else { 3.0 };
+            let _ = write!(
+                out,
+                "<circle class=\"sample\" data-arm=\"{}\" cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"3.5\"><title>run {order}: {}</title></circle>",
+                esc(&r.label),
+                x(*sample),
+                thousands(*sample)
+            );
+        }
+    }
+    linear_axis(&mut out, height, lo, hi);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Opens a chart of one row per item; returns it with the height of its plot, where the axis goes.
+fn svg_open(class: &str, rows: usize) -> (String, f64) {
+    let height = ROW_H * rows as f64 + 8.0;
+    let svg = format!("<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    (svg, height)
+}
+
+/// Writes row `i`'s label left of the plot; returns the row's top.
+fn row_label(out: &mut String, i: usize, label: &str) -> f64 {
+    let y = 4.0 + ROW_H * i as f64;
+    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(label));
+    y
+}
+
+/// A linear axis from lo to hi under the plot, with five labels.
+fn linear_axis(out: &mut String, height: f64, lo: f64, hi: f64) {
+    let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
+    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
+    for i in 0..=4 {
+        let v = lo + (hi - lo) * f64::from(i) / 4.0;
+        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
+    }
 }
 
 /// Ticks for a log axis between lo and hi, from a set that suits the span.
@@ -171,6 +221,17 @@ mod tests {
     fn level_chart_starts_at_zero_and_has_no_negative_labels() {
         let svg = level_chart(&[LevelRow { label: "go uuid".into(), median: 2.0e5, min: 1.9e5, max: 2.1e5, class: "bar base" }], "msgs/s");
         assert!(svg.contains(">0.00<") && !svg.contains(">-"), "{svg}");
+    }
+
+    #[test]
+    fn dots_share_one_axis_that_stays_at_or_above_zero() {
+        let rows = [DotRow { label: "go uuid".into(), samples: vec![(1, 10.0), (3, 30.0)] }, DotRow { label: "go fast".into(), samples: vec![(2, 20.0)] }];
+        let svg = dot_chart(&rows);
+        let cx: Vec<f64> = svg.split("cx=\"").skip(1).map(|s| s.split('"').next().unwrap().parse().unwrap()).collect();
+        assert_eq!(cx.len(), 3, "{svg}");
+        assert!(cx[0] < cx[2] && cx[2] < cx[1], "one axis for every row, in the samples' order: {cx:?}");
+        assert!(svg.contains("<title>run 3: 30</title>") && !svg.contains("text-anchor=\"middle\">-"), "{svg}");
+        assert!(dot_chart(&[]).contains("</svg>"), "no runs: an empty chart, not a division by zero");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::charts::{self, LevelRow, RatioRow, compact, esc};
+use super::charts::{self, DotRow, LevelRow, RatioRow, esc};
 use super::columns;
 use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
@@ -19,7 +19,7 @@ const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;ma
 h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 td:first-child,th:first-child{text-align:left}.incomplete{color:#b00;font-weight:700}.passed{color:#060}.failed{color:#b00}\
 pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;white-space:pre-wrap}\
-.warnings li{color:#8a5a00}.how-to-read{color:#444;max-width:60em}.sample{fill:#335;fill-opacity:.7}";
+.warnings li{color:#8a5a00}.how-to-read{color:#444;max-width:60em}";
 
 pub struct Html;
 
@@ -67,7 +67,7 @@ fn workload(w: &WorkloadReport, out: &mut String) {
             out.push_str(&charts::level_chart(&rows, w.unit()));
         }
         let _ = writeln!(out, "<h3>Every timed run</h3>");
-        dot_plot(&w.arms, out);
+        out.push_str(&charts::dot_chart(&dots(&w.arms)));
         verdicts(w, out);
         measured(&a.arms, w.settings.mode, out);
     }
@@ -84,67 +84,12 @@ fn workload(w: &WorkloadReport, out: &mut String) {
     out.push_str("</section>\n");
 }
 
-const LABEL_W: f64 = 260.0;
-const PLOT_W: f64 = 520.0;
-/// Room right of the plot for the last axis label.
-const RIGHT_PAD: f64 = 40.0;
-const ROW_H: f64 = 26.0;
-
 fn class_of(arm: &Arm) -> &'static str {
     match (arm.control, arm.msg_id.as_str()) {
         (Some(_), _) => "bar control",
         (None, "uuid") => "bar base",
         _ => "bar",
     }
-}
-
-/// Opens a chart of one row per arm; returns the height of its plot, where the axis goes.
-fn svg_open(out: &mut String, class: &str, rows: usize) -> f64 {
-    let height = ROW_H * rows as f64 + 8.0;
-    let _ = write!(out, "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
-    height
-}
-
-/// Writes row `i`'s label left of the plot; returns the row's top.
-fn row_label(out: &mut String, i: usize, label: &str) -> f64 {
-    let y = 4.0 + ROW_H * i as f64;
-    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(label));
-    y
-}
-
-fn axis(out: &mut String, height: f64, lo: f64, hi: f64) {
-    let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
-    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
-    for i in 0..=4 {
-        let v = lo + (hi - lo) * f64::from(i) / 4.0;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
-    }
-}
-
-fn dot_plot(arms: &[Arm], out: &mut String) {
-    let all: Vec<f64> = arms.iter().flat_map(Arm::samples).collect();
-    let (min, max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    // Padded by 5% of the spread, but never below 0: throughput is not negative.
-    let pad = (max - min).max(max * 0.01) * 0.05;
-    let (lo, hi) = if all.is_empty() { (0.0, 1.0) } else { ((min - pad).max(0.0), max + pad) };
-    let height = svg_open(out, "dot-plot", arms.len());
-    for (i, arm) in arms.iter().enumerate() {
-        let y = row_label(out, i, &arm.label());
-        for (k, (order, sample)) in arm.timed_samples().enumerate() {
-            // Alternate rows of dots so that equal values stay visible.
-            let cy = y + ROW_H / 2.0 + if k % 2 == 0 { -3.0 } else { 3.0 };
-            let cx = LABEL_W + (sample - lo) / (hi - lo) * PLOT_W;
-            let _ = write!(
-                out,
-                "<circle class=\"sample\" data-arm=\"{}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3.5\"><title>run {}: {}</title></circle>",
-                esc(&arm.label()),
-                order,
-                thousands(sample)
-            );
-        }
-    }
-    axis(out, height, lo, hi);
-    out.push_str("</svg>\n");
 }
 
 fn verdicts(w: &WorkloadReport, out: &mut String) {
@@ -228,6 +173,11 @@ fn levels(arms: &[Arm], analysed: &[ArmAnalysis]) -> Vec<(String, Vec<LevelRow>)
         }
     }
     out
+}
+
+/// Every arm's timed runs, for the dot plot.
+fn dots(arms: &[Arm]) -> Vec<DotRow> {
+    arms.iter().map(|arm| DotRow { label: arm.label(), samples: arm.timed_samples().collect() }).collect()
 }
 
 /// Markdown's inline code and emphasis as HTML, the rest escaped.
