@@ -19,7 +19,8 @@ const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;ma
 h1,h2,h3{font-weight:600}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 td:first-child,th:first-child{text-align:left}.incomplete{color:#b00;font-weight:700}.passed{color:#060}.failed{color:#b00}\
 pre.budget-failure{background:#fff4f4;border-left:4px solid #b00;padding:.6em;white-space:pre-wrap}\
-.warnings li{color:#8a5a00}.how-to-read{color:#444;max-width:60em}";
+.warnings li{color:#8a5a00}.how-to-read{color:#444;max-width:60em}\
+table.arms{display:block;max-width:100%;overflow-x:auto}";
 
 pub struct Html;
 
