@@ -37,10 +37,10 @@ class RunError(Exception):
 class Arm:
     """One MSG_ID entry: its id source and what its timed batches took."""
 
-    def __init__(self, msg_id, messages, inject_ns):
+    def __init__(self, msg_id, messages, injected):
         self.msg_id = msg_id
         self.next_id = STRATEGIES[msg_id](messages)
-        self.inject_ns = inject_ns
+        self.injected = injected  # the arm at INJECT_ARM, with INJECT_NS above 0
         self.injected_ns = 0
         self.batch_ns = []
         self.rtt_ns = []
@@ -74,7 +74,7 @@ class Sender:
     async def send(self, arm, count, timed):
         s, iggy = self.settings, self.iggy
         started = time.perf_counter_ns()
-        injected = spin(started, count * arm.inject_ns) if arm.inject_ns else 0
+        injected = spin(started, s.injected_ns_per_batch(count)) if arm.injected else 0
         messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=arm.next_id())
                     for seq in range(self.seq, self.seq + count)]
         sent = time.perf_counter_ns()
@@ -90,7 +90,7 @@ class Sender:
 
 
 async def produce(iggy, settings):
-    arms = [Arm(name, settings.messages, settings.inject_ns if i == settings.inject_arm else 0)
+    arms = [Arm(name, settings.messages, settings.inject_ns > 0 and i == settings.inject_arm)
             for i, name in enumerate(settings.msg_ids)]  # preset ids are minted here, before connecting
     config = iggy.TcpConfig(server_address=settings.server, nodelay=True,
                             reconnection=iggy.TcpReconnectionConfig(enabled=False))

@@ -53,7 +53,7 @@ class _Sender:
         `started` (None: now, the clock read only when there is work to inject); returns the
         injected work's measured ns and the clock at the send."""
         settings = self.settings
-        injected = spin(clock() if started is None else started, count * settings.inject_ns) if (
+        injected = spin(clock() if started is None else started, settings.injected_ns_per_batch(count)) if (
             settings.inject_ns and arm == settings.inject_arm) else 0
         frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq, count, mint)
         sent = clock()

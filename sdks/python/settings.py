@@ -2,10 +2,16 @@
 "Producer settings"). The iggy-python row parses its settings here too; each producer names the
 strategies and send paths it has."""
 
+import math
+import re
 from dataclasses import dataclass
 
 MAX_BITS = 64
 MAX_U64 = 2**64 - 1
+# A second per message: far past calibration's needs.
+MAX_INJECT_NS = 10**9
+# INJECT_NS's form (../README.md): digits with an optional fraction.
+DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 
 class SettingsError(Exception):
@@ -26,8 +32,13 @@ class Settings:
     batch: int
     messages: int
     warmup_batches: int
-    inject_ns: int
+    inject_ns: float  # ns per message, a decimal
     inject_arm: int
+
+    def injected_ns_per_batch(self, count):
+        """The spin target of a batch of `count` messages of the injected arm: to the nearest ns,
+        a half away from zero (as the other rows round; Python's round() would round it to even)."""
+        return math.floor(count * self.inject_ns + 0.5)
 
     @property
     def warmup_messages(self):
@@ -64,7 +75,7 @@ def settings_from_env(env, strategies, send_paths):
     seed = _number(env, "SEED", 0, unset="0") if paired else 0
     if seed > MAX_U64:
         raise SettingsError(f"SEED={seed} is out of range: it must be a u64")
-    inject_ns = _number(env, "INJECT_NS", 0, unset="0")
+    inject_ns = _decimal_ns(env, "INJECT_NS")
     inject_arm = _number(env, "INJECT_ARM", 0, unset="0")
     if inject_arm >= len(msg_ids):
         raise SettingsError(f"INJECT_ARM={inject_arm} is outside the MSG_ID list of {len(msg_ids)} arm(s)")
@@ -96,6 +107,13 @@ def _optional(env, name, unset):
     """The settings that came with paired mode take their neutral value when unset."""
     value = env.get(name)
     return unset if value is None or value == "" else value
+
+
+def _decimal_ns(env, name):
+    text = _optional(env, name, "0")
+    if not DECIMAL.fullmatch(text) or float(text) > MAX_INJECT_NS:
+        raise SettingsError(f"{name}={text} is not a decimal number of ns in 0..={MAX_INJECT_NS}")
+    return float(text)
 
 
 def _number(env, name, minimum, unset=None):

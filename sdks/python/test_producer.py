@@ -99,11 +99,21 @@ def test_paired_run_sends_each_block_in_the_seeds_order():
 
 def test_one_arm_injection_is_measured_inside_the_window():
     sink = FakeSink(bits=13, pack=3)
-    finished = run_producer(sink.server, INJECT_NS="10000")
+    # A decimal INJECT_NS: each batch spins its count times it, to the nearest ns.
+    finished = run_producer(sink.server, INJECT_NS="10000.5")
     sink.join()
     assert finished.returncode == 0, finished.stderr
     result = json.loads(finished.stdout)
-    assert 1850 * 10000 <= result["injected_ns"] <= result["elapsed_ns"]
+    assert 1850 * 10000.5 <= result["injected_ns"] <= result["elapsed_ns"]
+
+
+def test_inject_ns_is_a_decimal_spun_to_the_nearest_ns_per_batch():
+    env = dict(GOOD, SERVER="127.0.0.1:1", INJECT_NS="1.45")
+    s = producer.settings_from_env(env, producer.STRATEGIES, producer.SEND_PATHS)
+    assert (s.inject_ns, s.injected_ns_per_batch(1000), s.injected_ns_per_batch(1)) == (1.45, 1450, 1)
+    # A half rounds away from zero, as the other rows round (not to even).
+    assert producer.settings_from_env(dict(env, INJECT_NS="0.25"), producer.STRATEGIES,
+                                      producer.SEND_PATHS).injected_ns_per_batch(2) == 1
 
 
 def test_unknown_msg_id_lists_the_accepted_names():
@@ -131,7 +141,11 @@ def test_unknown_msg_id_lists_the_accepted_names():
     ({"PAIRED": "1", "MSG_ID": "fast,uuid", "SEED": "-1"}, "SEED"),
     ({"PAIRED": "1", "MSG_ID": "fast,uuid", "INJECT_ARM": "2"}, "INJECT_ARM=2"),
     ({"INJECT_ARM": "1"}, "INJECT_ARM=1"),
-    ({"INJECT_NS": "-1"}, "INJECT_NS"),
+    ({"INJECT_NS": "-1"}, "INJECT_NS=-1 is not a decimal number of ns in 0..=1000000000"),
+    ({"INJECT_NS": "abc"}, "INJECT_NS=abc is not a decimal"),
+    ({"INJECT_NS": "1e3"}, "INJECT_NS=1e3 is not a decimal"),
+    ({"INJECT_NS": "1.2.3"}, "INJECT_NS=1.2.3 is not a decimal"),
+    ({"INJECT_NS": "1000000000.5"}, "INJECT_NS=1000000000.5 is not a decimal"),
 ])
 def test_bad_setting_is_one_error_line(overrides, named):
     finished = run_producer("127.0.0.1:1", **overrides)

@@ -128,7 +128,7 @@ namespace Mintbench
             /// returns the injected work's measured ns and the ticks at the send.</summary>
             long Send(IBatchEncoder encoder, int arm, int count, long? startTicks, out long sentTicks)
             {
-                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(startTicks ?? Stopwatch.GetTimestamp(), count * settings.InjectNs) : 0;
+                long injected = arm == settings.InjectArm && settings.InjectNs > 0 ? InjectedWork.Spin(startTicks ?? Stopwatch.GetTimestamp(), settings.InjectedNsPerBatch(count)) : 0;
                 int length = encoder.Encode(NextRequest++, session, NowMicros(), seq, count);
                 sentTicks = Stopwatch.GetTimestamp();
                 connection.Request(encoder.Frame, length);

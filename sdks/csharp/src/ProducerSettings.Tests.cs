@@ -37,13 +37,15 @@ namespace Mintbench.Tests
             env["MSG_ID"] = "uuid,fast,uuid";
             env["SEED"] = "18446744073709551615";
             env["SEND_PATH"] = "faithful";
-            env["INJECT_NS"] = "250";
+            env["INJECT_NS"] = "250.5";
             env["INJECT_ARM"] = "2";
             ProducerSettings s = Parse(env);
             Check.Equal("uuid fast uuid", string.Join(" ", s.MsgIds), "arms in MSG_ID order");
             Check.Equal(ulong.MaxValue, s.Seed, "seed");
             Check.Equal("faithful", s.SendPath, "send path");
-            Check.Equal(250L, s.InjectNs, "INJECT_NS");
+            Check.Equal(250.5, s.InjectNs, "INJECT_NS, a decimal");
+            Check.Equal(250500L, s.InjectedNsPerBatch(1000), "a batch's spin: count x INJECT_NS");
+            Check.Equal(251L, s.InjectedNsPerBatch(1), "to the nearest ns, a half away from zero");
             Check.Equal(2, s.InjectArm, "INJECT_ARM");
             foreach (var bad in new[] { new[] { "SEED", "-1" }, new[] { "SEED", "18446744073709551616" }, new[] { "INJECT_ARM", "3" } })
             {
@@ -92,7 +94,10 @@ namespace Mintbench.Tests
                 new[] { "WARMUP", "99001", "WARMUP" }, new[] { "WARMUP", "-1", "WARMUP" },
                 new[] { "SERVER", "localhost", "SERVER" }, new[] { "SERVER", "h:99999", "SERVER" }, new[] { "SERVER", "", "SERVER" },
                 new[] { "SEND_PATH", "fat", "SEND_PATH" }, new[] { "PAIRED", "2", "PAIRED" }, new[] { "PAIRED", "1", "PAIRED" },
-                new[] { "INJECT_NS", "-5", "INJECT_NS" }, new[] { "INJECT_ARM", "1", "INJECT_ARM" }, new[] { "MSG_ID", "fast,uuid", "MSG_ID" },
+                new[] { "INJECT_NS", "-5", "INJECT_NS=-5 is not a decimal number of ns in 0..=1000000000" },
+                new[] { "INJECT_NS", "abc", "INJECT_NS" }, new[] { "INJECT_NS", "1e3", "INJECT_NS" }, new[] { "INJECT_NS", "1.2.3", "INJECT_NS" },
+                new[] { "INJECT_NS", "1000000000.5", "INJECT_NS" },
+                new[] { "INJECT_ARM", "1", "INJECT_ARM" }, new[] { "MSG_ID", "fast,uuid", "MSG_ID" },
             };
             foreach (var c in cases)
             {

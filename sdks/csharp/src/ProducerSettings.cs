@@ -1,5 +1,6 @@
 using System;
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 namespace Mintbench
 {
@@ -19,7 +20,8 @@ namespace Mintbench
         public bool Paired { get; private set; }
         public ulong Seed { get; private set; }
         public string SendPath { get; private set; }
-        public long InjectNs { get; private set; }
+        /// <summary>ns per message, a decimal (INJECT_NS).</summary>
+        public double InjectNs { get; private set; }
         public int InjectArm { get; private set; }
         public int Bits { get; private set; }
         public int Pack { get; private set; }
@@ -31,6 +33,16 @@ namespace Mintbench
         public int WarmupBatches { get { return (int)(((long)Warmup + Batch - 1) / Batch); } }
         public int TotalBatches { get { return (int)(((long)Messages + Batch - 1) / Batch); } }
         public int WarmupMessages { get { return WarmupBatches * Batch; } }
+
+        /// <summary>The spin target of a batch of `count` messages of the injected arm, to the nearest ns
+        /// (halves away from zero, as the other rows round).</summary>
+        public long InjectedNsPerBatch(int count)
+        {
+            return (long)Math.Round(count * InjectNs, MidpointRounding.AwayFromZero);
+        }
+
+        /// <summary>A second per message: far past calibration's needs, and a batch's target fits a long.</summary>
+        const double MaxInjectNs = 1e9;
 
         public static ProducerSettings FromEnvironment(Func<string, string> variable)
         {
@@ -49,7 +61,7 @@ namespace Mintbench
             if (s.Paired && s.MsgIds.Length < 2)
                 throw new SettingsException("PAIRED=1 needs at least two arms; MSG_ID=" + msgId + " has " + s.MsgIds.Length);
             if (s.Paired) s.Seed = UInt64(variable, "SEED");
-            s.InjectNs = Integer(variable, "INJECT_NS", 0, long.MaxValue, "0");
+            s.InjectNs = DecimalNs(variable, "INJECT_NS");
             s.InjectArm = (int)Integer(variable, "INJECT_ARM", 0, s.MsgIds.Length - 1, "0");
             s.Bits = (int)Integer(variable, "BITS", 1, 64);
             s.Pack = (int)Integer(variable, "PACK", 1, int.MaxValue);
@@ -84,6 +96,17 @@ namespace Mintbench
             long value;
             if (!long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value) || value < min || value > max)
                 throw new SettingsException(name + "=" + text + " is not an integer in " + min + "..=" + max);
+            return value;
+        }
+
+        /// <summary>INJECT_NS's form (sdks/README.md): digits with an optional fraction, at most MaxInjectNs.</summary>
+        static double DecimalNs(Func<string, string> variable, string name)
+        {
+            string text = Optional(variable, name, "0");
+            double value = 0;
+            if (!Regex.IsMatch(text, @"^[0-9]+(\.[0-9]+)?$")
+                || !double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out value) || value > MaxInjectNs)
+                throw new SettingsException(name + "=" + text + " is not a decimal number of ns in 0..=" + MaxInjectNs.ToString(CultureInfo.InvariantCulture));
             return value;
         }
 

@@ -1,6 +1,7 @@
 package producer
 
 import (
+	"math"
 	"time"
 
 	"mintbench/sdks/go/faithful"
@@ -13,8 +14,8 @@ import (
 type arm struct {
 	msgID    string
 	encode   func(r *iggywire.Request, firstSeq uint64, count int) ([]byte, error)
-	sent     func()        // after the ack: the frame is no longer needed; may be nil
-	injectNs time.Duration // per message
+	sent     func()  // after the ack: the frame is no longer needed; may be nil
+	injectNs float64 // ns per message
 
 	timedMessages int
 	injected      time.Duration
@@ -55,7 +56,7 @@ func (a *arm) send(c *conn, firstSeq uint64, count int, timed bool) error {
 	start := time.Now()
 	var injected time.Duration
 	if a.injectNs > 0 {
-		injected = spin(start, time.Duration(count)*a.injectNs)
+		injected = spin(start, time.Duration(math.Round(float64(count)*a.injectNs)))
 	}
 	frame, err := a.encode(&c.req, firstSeq, count)
 	if err != nil {

@@ -185,7 +185,7 @@ func TestPairedRunFollowsTheBlockOrderAndReportsEachArm(t *testing.T) {
 // Injected work is spun per batch before the frame is built and counted for
 // timed batches only: at least n*INJECT_NS per timed batch, inside the times.
 func TestInjectedWorkIsMeasuredForTheChosenArm(t *testing.T) {
-	const injectNs = 20 * time.Microsecond
+	const injectNs = 20000.5 // a decimal: each batch spins count times it, to the nearest ns
 	sink := startSink(t, acceptAll)
 	s := settings(sink.addr)
 	s.Messages, s.Warmup, s.InjectNs = 500, 100, injectNs
@@ -195,7 +195,7 @@ func TestInjectedWorkIsMeasuredForTheChosenArm(t *testing.T) {
 	}
 	one := out.(Result)
 	if one.InjectedNs < int64(400*injectNs) || one.InjectedNs > one.ElapsedNs {
-		t.Errorf("one arm: injected %d ns, want at least %d and at most the elapsed %d", one.InjectedNs, 400*injectNs, one.ElapsedNs)
+		t.Errorf("one arm: injected %d ns, want at least %d and at most the elapsed %d", one.InjectedNs, int64(400*injectNs), one.ElapsedNs)
 	}
 
 	sink = startSink(t, acceptAll)
@@ -211,11 +211,11 @@ func TestInjectedWorkIsMeasuredForTheChosenArm(t *testing.T) {
 		t.Errorf("arms without injection report %d and %d ns", arms[0].InjectedNs, arms[2].InjectedNs)
 	}
 	if got := arms[1].InjectedNs; got < int64(400*injectNs) || got > arms[1].ElapsedNs {
-		t.Errorf("injected arm: %d ns, want at least %d and at most its elapsed %d", got, 400*injectNs, arms[1].ElapsedNs)
+		t.Errorf("injected arm: %d ns, want at least %d and at most its elapsed %d", got, int64(400*injectNs), arms[1].ElapsedNs)
 	}
 	for _, ns := range arms[1].BatchNs {
 		if ns < int64(100*injectNs) {
-			t.Errorf("an injected batch took %d ns, below its %d ns of injected work", ns, 100*injectNs)
+			t.Errorf("an injected batch took %d ns, below its %d ns of injected work", ns, int64(100*injectNs))
 		}
 	}
 }
@@ -339,7 +339,11 @@ func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 		{env: map[string]string{"PAIRED": "1", "MSG_ID": "uuid,uuidpool"}, want: "cannot share a process"},
 		{env: map[string]string{"PAIRED": "1", "MSG_ID": "uuid,fast", "INJECT_ARM": "2"}, want: "INJECT_ARM=2 is outside"},
 		{env: map[string]string{"INJECT_ARM": "1"}, want: "INJECT_ARM=1 is outside"},
-		{env: map[string]string{"INJECT_NS": "-5"}, want: "INJECT_NS"},
+		{env: map[string]string{"INJECT_NS": "-5"}, want: `INJECT_NS="-5": must be a decimal number of ns in 0..=1000000000`},
+		{env: map[string]string{"INJECT_NS": "abc"}, want: `INJECT_NS="abc": must be a decimal`},
+		{env: map[string]string{"INJECT_NS": "1e3"}, want: `INJECT_NS="1e3": must be a decimal`},
+		{env: map[string]string{"INJECT_NS": "1.2.3"}, want: `INJECT_NS="1.2.3": must be a decimal`},
+		{env: map[string]string{"INJECT_NS": "1000000000.5"}, want: `INJECT_NS="1000000000.5": must be a decimal`},
 		{env: map[string]string{"SEED": "-1"}, want: "SEED"},
 		{env: map[string]string{"SEED": "18446744073709551616"}, want: "SEED"},
 		{env: map[string]string{"BITS": "0"}, want: "BITS"},
@@ -370,9 +374,9 @@ func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 		t.Errorf("valid settings: %+v, %v", s, err)
 	}
 	paired := maps.Clone(valid)
-	maps.Copy(paired, map[string]string{"PAIRED": "1", "MSG_ID": "uuid,fast,uuid", "SEND_PATH": "faithful", "SEED": "18446744073709551615", "INJECT_NS": "50", "INJECT_ARM": "2"})
+	maps.Copy(paired, map[string]string{"PAIRED": "1", "MSG_ID": "uuid,fast,uuid", "SEND_PATH": "faithful", "SEED": "18446744073709551615", "INJECT_NS": "50.25", "INJECT_ARM": "2"})
 	s, err = SettingsFrom(func(k string) (string, bool) { v, ok := paired[k]; return v, ok })
-	if err != nil || !s.Paired || !slices.Equal(s.MsgIDs, []string{"uuid", "fast", "uuid"}) || s.Seed != ^uint64(0) || s.InjectNs != 50 || s.InjectArm != 2 || s.SendPath != "faithful" {
+	if err != nil || !s.Paired || !slices.Equal(s.MsgIDs, []string{"uuid", "fast", "uuid"}) || s.Seed != ^uint64(0) || s.InjectNs != 50.25 || s.InjectArm != 2 || s.SendPath != "faithful" {
 		t.Errorf("paired settings: %+v, %v", s, err)
 	}
 	// Unset, the settings of the extended contract mean one lean arm, no injection.

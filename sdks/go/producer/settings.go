@@ -6,14 +6,17 @@ package producer
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"mintbench/sdks/go/faithful"
 	"mintbench/sdks/go/mint"
 )
+
+// plainDecimal is INJECT_NS's form: digits with an optional fraction.
+var plainDecimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // sendPaths lists each SEND_PATH with the MSG_IDs it accepts: lean is our
 // producer (only the ID path is the SDK's), faithful the SDK's own
@@ -38,9 +41,9 @@ type Settings struct {
 	Bits      int
 	Pack      int
 	Batch     int
-	Messages  int // per arm
-	Warmup    int // per arm
-	InjectNs  time.Duration
+	Messages  int     // per arm
+	Warmup    int     // per arm
+	InjectNs  float64 // ns per message, a decimal
 	InjectArm int
 }
 
@@ -72,6 +75,19 @@ func SettingsFrom(lookup func(string) (string, bool)) (Settings, error) {
 		}
 		return n
 	}
+	// INJECT_NS (sdks/README.md): a plain decimal of ns per message, at most a
+	// second, so a batch's spin fits a time.Duration.
+	decimalNs := func(name string) float64 {
+		raw := text(name, "0")
+		if err != nil {
+			return 0
+		}
+		n, parseErr := strconv.ParseFloat(raw, 64)
+		if !plainDecimal.MatchString(raw) || parseErr != nil || n > 1e9 {
+			err = fmt.Errorf("%s=%q: must be a decimal number of ns in 0..=1000000000", name, raw)
+		}
+		return n
+	}
 	s.Server = text("SERVER", "")
 	mode := text("MODE", "producer")
 	msgID := text("MSG_ID", "")
@@ -83,7 +99,7 @@ func SettingsFrom(lookup func(string) (string, bool)) (Settings, error) {
 	s.Batch = number("BATCH", "", 1, 1<<20)
 	s.Messages = number("MESSAGES", "", 1, unbounded)
 	s.Warmup = number("WARMUP", "", 0, unbounded)
-	s.InjectNs = time.Duration(number("INJECT_NS", "0", 0, unbounded))
+	s.InjectNs = decimalNs("INJECT_NS")
 	s.InjectArm = number("INJECT_ARM", "0", 0, unbounded)
 	if err != nil {
 		return s, err

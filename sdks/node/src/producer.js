@@ -50,7 +50,7 @@ async function sendBlocks(connection, encoder, arms, settings) {
     for (const index of order.next()) {
       const arm = arms[index];
       const start = monotonicNs();
-      const injectedNs = arm.injectNs > 0 ? spin(start, count * arm.injectNs) : 0;
+      const injectedNs = arm.injectNs > 0 ? spin(start, Math.round(count * arm.injectNs)) : 0;
       const frame = encoder.encode({ request, originTimestamp: wallClockMicros(), firstSeq: seq, count, minter: arm.minter });
       const sent = monotonicNs();
       await connection.roundTrip(frame);

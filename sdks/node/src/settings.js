@@ -14,6 +14,15 @@ function integer(env, name, { min, max = Number.MAX_SAFE_INTEGER }) {
   return Number(text);
 }
 
+// INJECT_NS (sdks/README.md): a plain decimal of ns per message, at most a second.
+function decimalNs(env, name, max = 1e9) {
+  const text = env[name];
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || Number(text) > max) {
+    throw new SettingsError(`${name}=${text}: must be a decimal number of ns in 0..=${max}`);
+  }
+  return Number(text);
+}
+
 function serverAddress(env) {
   const text = env.SERVER ?? '';
   const match = /^(.+):([0-9]{1,5})$/.exec(text);
@@ -61,7 +70,7 @@ export function readSettings(given) {
     batch: integer(env, 'BATCH', { min: 1 }),
     messages: integer(env, 'MESSAGES', { min: 1 }),
     warmup: integer(env, 'WARMUP', { min: 0 }),
-    injectNs: integer(env, 'INJECT_NS', { min: 0 }),
+    injectNs: decimalNs(env, 'INJECT_NS'),
     injectArm: integer(env, 'INJECT_ARM', { min: 0 }),
   };
   if (settings.injectArm >= msgIds.length) {

@@ -30,6 +30,11 @@ test('paired settings: a list of arms, the seed as a u64, injection at one arm',
   assert.deepEqual(readSettings({ ...VALID, MSG_ID: 'uuid', SEED: 'not read' }).msgIds, ['uuid'], 'SEED is ignored with one arm');
 });
 
+test('INJECT_NS is a decimal number of ns per message', () => {
+  assert.equal(readSettings({ ...VALID, INJECT_NS: '1.45' }).injectNs, 1.45);
+  assert.equal(readSettings({ ...VALID, INJECT_NS: '400' }).injectNs, 400);
+});
+
 test('an unknown MSG_ID lists exactly the names of its SEND_PATH', () => {
   const unknown = (env) => {
     try {
@@ -66,7 +71,11 @@ test('each bad setting is an error naming it', () => {
     [{ PAIRED: '1', MSG_ID: 'uuid,fast' }, /^SEED=: must be a u64 in decimal$/],
     [{ PAIRED: '1', MSG_ID: 'uuid,fast', SEED: '18446744073709551616' }, /^SEED=18446744073709551616: must be a u64/],
     [{ PAIRED: '1', MSG_ID: 'uuid,fast', SEED: '-1' }, /^SEED=-1/],
-    [{ INJECT_NS: '-5' }, /^INJECT_NS=-5/],
+    [{ INJECT_NS: '-5' }, /^INJECT_NS=-5: must be a decimal number of ns in 0..=1000000000$/],
+    [{ INJECT_NS: 'abc' }, /^INJECT_NS=abc: must be a decimal/],
+    [{ INJECT_NS: '1e3' }, /^INJECT_NS=1e3: must be a decimal/],
+    [{ INJECT_NS: '1.2.3' }, /^INJECT_NS=1.2.3: must be a decimal/],
+    [{ INJECT_NS: '1000000000.5' }, /^INJECT_NS=1000000000.5: must be a decimal/],
     [{ INJECT_ARM: '1' }, /^INJECT_ARM=1 is outside the 1 arm\(s\) of MSG_ID=fast$/],
     [{ PAIRED: '1', MSG_ID: 'uuid,fast', SEED: '1', INJECT_ARM: '2' }, /^INJECT_ARM=2 is outside the 2 arm/],
     [{ MODE: 'mint' }, /^MODE=mint: this producer has only MODE=producer$/],

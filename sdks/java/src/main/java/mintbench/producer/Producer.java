@@ -65,7 +65,7 @@ public final class Producer {
                 for (int index : settings.paired() ? blockOrder.next() : ONE_ARM) {
                     Arm arm = arms.get(index);
                     long start = System.nanoTime();
-                    long injected = index == settings.injectArm() ? spin(start, count * settings.injectNs()) : 0;
+                    long injected = index == settings.injectArm() ? spin(start, settings.injectedNsPerBatch(count)) : 0;
                     FrameWriter frame = arm.batches.build(request, session, nowMicros(), seq, count);
                     long sent = System.nanoTime();
                     connection.request(frame, request, Operation.SEND_MESSAGES);

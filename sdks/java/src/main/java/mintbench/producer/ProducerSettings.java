@@ -3,6 +3,7 @@ package mintbench.producer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The contract's producer settings, read and checked from the environment. {@code msgIds} has one
@@ -10,9 +11,11 @@ import java.util.Map;
  */
 public record ProducerSettings(String host, int port, SendPath sendPath, List<String> msgIds, boolean paired,
                                long seed, int bits, int pack, int batch, long messages, long warmup,
-                               long injectNs, int injectArm) {
+                               double injectNs, int injectArm) {
     /** A second per message: far beyond calibration's needs, and a batch's spin stays within a u64. */
     static final long MAX_INJECT_NS = 1_000_000_000;
+    /** INJECT_NS as the contract writes it: digits with an optional fraction, nothing else. */
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
     public static ProducerSettings fromEnvironment(Map<String, String> env) throws ProducerException {
         String mode = env.getOrDefault("MODE", "producer");
@@ -44,7 +47,7 @@ public record ProducerSettings(String host, int port, SendPath sendPath, List<St
         int batch = (int) number("BATCH", required(env, "BATCH"), 1, Integer.MAX_VALUE);
         long messages = number("MESSAGES", required(env, "MESSAGES"), 1, Long.MAX_VALUE);
         long warmup = number("WARMUP", required(env, "WARMUP"), 0, Long.MAX_VALUE);
-        long injectNs = number("INJECT_NS", env.getOrDefault("INJECT_NS", "0"), 0, MAX_INJECT_NS);
+        double injectNs = decimal("INJECT_NS", env.getOrDefault("INJECT_NS", "0"), MAX_INJECT_NS);
         int injectArm = (int) number("INJECT_ARM", env.getOrDefault("INJECT_ARM", "0"), 0, msgIds.size() - 1);
         if (messages < batch) {
             throw new ProducerException("MESSAGES=" + messages + " is less than BATCH=" + batch);
@@ -77,6 +80,11 @@ public record ProducerSettings(String host, int port, SendPath sendPath, List<St
         return Math.toIntExact(totalBatches() - warmupBatches());
     }
 
+    /** The spin target of a batch of {@code count} messages of the injected arm: to the nearest ns. */
+    public long injectedNsPerBatch(long count) {
+        return Math.round(count * injectNs);
+    }
+
     public String server() {
         return host + ":" + port;
     }
@@ -103,6 +111,17 @@ public record ProducerSettings(String host, int port, SendPath sendPath, List<St
         }
         if (value < min || value > max) {
             throw new ProducerException(name + "=" + value + " is outside " + min + "..=" + max);
+        }
+        return value;
+    }
+
+    private static double decimal(String name, String text, long max) throws ProducerException {
+        if (!DECIMAL.matcher(text).matches()) {
+            throw new ProducerException(name + "='" + text + "' is not a decimal number");
+        }
+        double value = Double.parseDouble(text);
+        if (value > max) {
+            throw new ProducerException(name + "=" + text + " is outside 0..=" + max);
         }
         return value;
     }

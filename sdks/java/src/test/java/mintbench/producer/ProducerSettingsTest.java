@@ -22,6 +22,17 @@ class ProducerSettingsTest {
         assertEquals(11_000, settings.warmupMessages());
         assertEquals(SendPath.LEAN, settings.sendPath());
         assertEquals(List.of("fast"), settings.msgIds());
+        assertEquals(0.0, settings.injectNs()); // unset: nothing injected
+    }
+
+    @Test
+    void injectNsIsADecimalSpunToTheNearestNsPerBatch() throws ProducerException {
+        Map<String, String> env = ProducerTest.settings("localhost:8090", "fast");
+        env.put("INJECT_NS", "1.45");
+        assertEquals(1450, ProducerSettings.fromEnvironment(env).injectedNsPerBatch(1000));
+        assertEquals(1, ProducerSettings.fromEnvironment(env).injectedNsPerBatch(1)); // 1.45 rounds to 1
+        env.put("INJECT_NS", "400");
+        assertEquals(4000, ProducerSettings.fromEnvironment(env).injectedNsPerBatch(10));
     }
 
     @Test
@@ -53,7 +64,11 @@ class ProducerSettingsTest {
         assertRefused(Map.of("PAIRED", "1", "MSG_ID", "fast,ulid"), "MSG_ID=ulid is unknown");
         assertRefused(Map.of("PAIRED", "1", "MSG_ID", "fast,fast", "INJECT_ARM", "2"), "INJECT_ARM=2 is outside 0..=1");
         assertRefused("INJECT_ARM", "1", "INJECT_ARM=1 is outside 0..=0");
-        assertRefused("INJECT_NS", "-1", "INJECT_NS=-1 is outside");
+        assertRefused("INJECT_NS", "-1", "INJECT_NS='-1' is not a decimal number");
+        assertRefused("INJECT_NS", "abc", "INJECT_NS='abc' is not a decimal number");
+        assertRefused("INJECT_NS", "1e3", "INJECT_NS='1e3' is not a decimal number");
+        assertRefused("INJECT_NS", "1.2.3", "INJECT_NS='1.2.3' is not a decimal number");
+        assertRefused("INJECT_NS", "1000000000.5", "INJECT_NS=1000000000.5 is outside 0..=1000000000");
         assertRefused("SEED", "18446744073709551616", "SEED='18446744073709551616' is not a u64");
         assertRefused("BITS", "0", "BITS=0 is outside 1..=64");
         assertRefused("BITS", "65", "BITS=65 is outside 1..=64");
