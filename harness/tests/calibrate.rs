@@ -33,6 +33,16 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
         let expected = c["expected_change_pct"].as_f64().unwrap();
         if c["injected_pct"] == 0.0 { assert_eq!(expected, 0.0) } else { assert!(expected < 0.0, "{c}") }
     }
+    // Each design's levels are shares of one base, measured in the statistic that design's
+    // expected change divides by, so a k% copy's expected change by wall time is near
+    // -k/(100+k) (here -4.76% at 5%; loose bounds, the runs are tiny).
+    for design in ["paired", "processes"] {
+        let level = |pct: f64| cells.iter().find(|c| c["design"] == design && c["metric"] == "wall" && c["injected_pct"] == pct).unwrap();
+        let ns = |pct: f64| level(pct)["inject_ns"].as_f64().unwrap();
+        assert!((ns(5.0) / ns(2.0) - 2.5).abs() < 0.02, "{design}: {} and {} ns/msg", ns(2.0), ns(5.0));
+        let expected = level(5.0)["expected_change_pct"].as_f64().unwrap();
+        assert!((-10.0..-2.5).contains(&expected), "{design}: expected change {expected}% at 5%");
+    }
     let command = json["command"].as_str().unwrap();
     assert!(command.contains("calibrate --design paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();

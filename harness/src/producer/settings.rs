@@ -91,9 +91,10 @@ pub struct ProduceCommand {
     /// lean or faithful [default: the producer's only path].
     #[arg(long = "send-path", env = "SEND_PATH")]
     pub send_path: Option<String>,
-    /// Injected work per message of the arm at INJECT_ARM, in ns (spun per batch); 0: none.
-    #[arg(long, env = "INJECT_NS", allow_negative_numbers = true, default_value_t = 0)]
-    pub inject_ns: u64,
+    /// Injected work per message of the arm at INJECT_ARM, in ns, a decimal such as 1.45 (spun
+    /// per batch, to the nearest ns); 0: none.
+    #[arg(long, env = "INJECT_NS", allow_negative_numbers = true, default_value = "0", value_parser = decimal_ns)]
+    pub inject_ns: f64,
     /// 0-based index in the MSG_ID list of the arm that gets INJECT_NS.
     #[arg(long, env = "INJECT_ARM", allow_negative_numbers = true, default_value_t = 0)]
     pub inject_arm: usize,
@@ -107,10 +108,25 @@ fn switch(value: &str) -> Result<bool, String> {
     }
 }
 
+/// A second per message: far past calibration's needs, and a batch's spin stays within a u64.
+const MAX_INJECT_NS: f64 = 1e9;
+
+/// INJECT_NS as the contract writes it (sdks/README.md): a plain decimal, digits with an optional
+/// fraction (no sign, exponent, `inf` or `nan`, which `f64::from_str` would take), in 0..=1e9.
+fn decimal_ns(value: &str) -> Result<f64, String> {
+    let why = || format!("it is a decimal number of ns in 0..={MAX_INJECT_NS}");
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(whole) && digits(fraction)) {
+        return Err(why());
+    }
+    value.parse().ok().filter(|ns| *ns <= MAX_INJECT_NS).ok_or_else(why)
+}
+
 impl From<ProduceArgs> for ProduceCommand {
     /// One arm, the producer's own send path, no injected work.
     fn from(args: ProduceArgs) -> ProduceCommand {
-        ProduceCommand { args, paired: false, seed: 0, send_path: None, inject_ns: 0, inject_arm: 0 }
+        ProduceCommand { args, paired: false, seed: 0, send_path: None, inject_ns: 0.0, inject_arm: 0 }
     }
 }
 
@@ -302,7 +318,7 @@ mod tests {
     #[test]
     fn absent_settings_mean_one_arm_on_the_rows_path_without_injection() {
         let p = plan(&[]).unwrap();
-        assert_eq!((p.paired, p.seed, p.send_path, p.inject), (false, 0, SendPath::Lean, Inject { ns_per_message: 0, arm: 0 }));
+        assert_eq!((p.paired, p.seed, p.send_path, p.inject), (false, 0, SendPath::Lean, Inject { ns_per_message: 0.0, arm: 0 }));
         assert_eq!(p.arms, [PlannedArm { msg_id: "fast", source: 1 }]);
     }
 
@@ -335,7 +351,17 @@ mod tests {
         assert!(err(&["--inject-arm", "1"]).starts_with("INJECT_ARM=1 is outside the MSG_ID list of 1 arm(s); expected 0..=0"));
         assert!(err(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "2"]).starts_with("INJECT_ARM=2 is outside the MSG_ID list of 2 arm(s)"));
         let p = plan(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "1", "--inject-ns", "50"]).unwrap();
-        assert_eq!(p.inject, Inject { ns_per_message: 50, arm: 1 });
+        assert_eq!(p.inject, Inject { ns_per_message: 50.0, arm: 1 });
+    }
+
+    #[test]
+    fn inject_ns_is_a_plain_decimal() {
+        assert_eq!(plan(&["--inject-ns", "1.45"]).unwrap().inject.ns_per_message, 1.45);
+        assert_eq!(plan(&["--inject-ns", "1000000000"]).unwrap().inject.ns_per_message, 1e9);
+        for bad in ["abc", "-1", "1e3", "1.2.3", ".5", "5.", "inf", "nan", "1000000000.5"] {
+            assert!(Cli::try_parse_from(["produce", "--inject-ns", bad]).is_err(), "{bad}");
+        }
+        assert_eq!(decimal_ns("-1").unwrap_err(), "it is a decimal number of ns in 0..=1000000000");
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn command(sink: &Sink, msg_id: &str, paired: bool) -> ProduceCommand {
 #[test]
 fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
     let sink = sink();
-    let cmd = ProduceCommand { inject_ns: 300, inject_arm: 2, ..command(&sink, "fast,uuid,preset,fast", true) };
+    let cmd = ProduceCommand { inject_ns: 300.0, inject_arm: 2, ..command(&sink, "fast,uuid,preset,fast", true) };
     let ResultLine::Paired(line) = cmd.run().unwrap() else { panic!("a paired line") };
     assert_eq!((line.sdk.as_str(), line.seed, line.send_path), ("rust", 7, SendPath::Lean));
     assert_eq!((line.messages, line.warmup, line.blocks), (5500, 1000, 9));
@@ -83,7 +83,7 @@ fn the_one_arm_line_reports_its_path_and_the_measured_injection() {
     let sink = sink();
     for msg_id in ["xoshiro", "prebuilt"] {
         let before = sink.delivery();
-        let cmd = ProduceCommand { inject_ns: 200, ..command(&sink, msg_id, false) };
+        let cmd = ProduceCommand { inject_ns: 200.0, ..command(&sink, msg_id, false) };
         let ResultLine::One(r) = cmd.run().unwrap() else { panic!("a one-arm line") };
         assert_eq!((r.msg_id.as_str(), r.send_path, r.timed_messages), (msg_id, SendPath::Lean, 4500));
         assert!(r.injected_ns >= 4500 * 200 && r.elapsed_ns >= r.injected_ns, "{r:?}");
@@ -95,7 +95,7 @@ fn the_one_arm_line_reports_its_path_and_the_measured_injection() {
 #[test]
 fn the_mint_loop_injects_per_batch_too() {
     let args = ProduceArgs { mode: Mode::Mint, ..command(&sink(), "pooled", false).args };
-    let ResultLine::One(r) = ProduceCommand { inject_ns: 100, ..ProduceCommand::from(args) }.run().unwrap() else { panic!("one arm") };
+    let ResultLine::One(r) = ProduceCommand { inject_ns: 100.0, ..ProduceCommand::from(args) }.run().unwrap() else { panic!("one arm") };
     assert_eq!((r.timed_messages, r.rtt_p50_ns), (4500, None));
     assert!(r.injected_ns >= 4500 * 100, "{r:?}");
 }

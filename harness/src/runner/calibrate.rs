@@ -1,5 +1,5 @@
 //! `harness calibrate`: what this machine can and cannot detect, per design and SDK. For each
-//! it measures the base arm's time per message, then runs ROUNDS rounds of REPEAT processes with
+//! it measures the base arm's time per message in the design's own statistic, then runs ROUNDS rounds of REPEAT processes with
 //! a base arm, an identical copy (the A/A) and copies slowed by k% of the base's time per
 //! message (INJECT_NS, spun on the clock per batch and measured: the expected change comes from
 //! the injected time the producer reports, not from INJECT_NS). `paired`: every arm of a round
@@ -98,8 +98,9 @@ impl CalibrateArgs {
     }
 }
 
-/// Runs used to measure the base arm's time per message, after one warm-up run.
-const BASE_RUNS: usize = 3;
+/// Runs used to measure the base arm's time per message, after BASE_WARMUP_RUNS discarded ones.
+const BASE_RUNS: usize = 5;
+const BASE_WARMUP_RUNS: usize = 2;
 /// Detection rate the calibration reports a REPEAT for.
 const TARGET_POWER: f64 = 0.9;
 
@@ -112,7 +113,9 @@ struct Cell {
     metric: Metric,
     sdk: String,
     injected_pct: f64,
-    inject_ns: u64,
+    /// INJECT_NS of the slowed copy: injected_pct of the base's time per message, measured in the
+    /// design's own statistic (`base_ns_per_msg`), to 0.01 ns.
+    inject_ns: f64,
     rounds: u32,
     /// Rounds judged `slower` (for 0%: false alarms, rounds judged faster or slower).
     detected: u32,
@@ -255,11 +258,14 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let mut cells = Vec::new();
     let mut judged = Vec::new();
     for (sdk, settings) in sdks.iter().zip(&per_sdk) {
-        let base_ns = base_ns_per_msg(&mut lab, settings, sdk)?;
-        let levels: Vec<(f64, u64)> =
-            std::iter::once((0.0, 0)).chain(args.slowdowns.iter().map(|k| (*k, ((k / 100.0 * base_ns).round() as u64).max(1)))).collect();
-        eprintln!("calibrate {sdk}: base {base_ns:.1} ns/msg; injecting {} ns/msg", levels.iter().map(|(_, ns)| ns.to_string()).collect::<Vec<_>>().join(", "));
         for &design in &designs {
+            let base_ns = base_ns_per_msg(&mut lab, settings, sdk, design)?;
+            let levels: Vec<(f64, f64)> = std::iter::once((0.0, 0.0)).chain(args.slowdowns.iter().map(|&k| (k, inject_ns(k, base_ns)))).collect();
+            eprintln!(
+                "calibrate {sdk} {}: base {base_ns:.1} ns/msg; injecting {} ns/msg",
+                design_name(design),
+                levels.iter().map(|(_, ns)| ns.to_string()).collect::<Vec<_>>().join(", ")
+            );
             let mut rows = Vec::new();
             for round in 1..=rounds {
                 let round_rows = run_round(&mut lab, settings, sdk, design, &levels, round)?;
@@ -329,18 +335,45 @@ fn design_name(d: Design) -> &'static str {
     }
 }
 
-/// The base arm's time per message: the median of BASE_RUNS runs after one warm-up run.
-fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str) -> anyhow::Result<f64> {
-    let base = Arm::new(sdk, base_msg_id(sdk), None);
+/// The base arm's time per message in the statistic the design's expected change divides by, so
+/// a k% copy's INJECT_NS is k% of what its rounds will show: the median of BASE_RUNS processes
+/// after BASE_WARMUP_RUNS. Processes: wall time per message of a run on its own. Paired: the
+/// base arm's median batch time over BATCH, in a process shaped like a round's, none slowed (a
+/// paired process sends faster per message than one with one arm).
+fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
+    let arms = match design {
+        Design::Processes => vec![Arm::new(sdk, base_msg_id(sdk), None)],
+        Design::Paired => paired_arms(sdk, 0.0),
+    };
+    let arms: Vec<&Arm> = arms.iter().collect();
     let mut samples = Vec::new();
-    for i in 0..=BASE_RUNS {
-        match lab.run(settings, &[&base], settings.size(), 0, None).0.remove(0) {
-            Outcome::Ok(m) if i > 0 => samples.push(m.result.msgs_per_sec),
-            Outcome::Ok(_) => {}
+    for i in 0..BASE_WARMUP_RUNS + BASE_RUNS {
+        match lab.run(settings, &arms, settings.size(), i as u64, None).0.remove(0) {
+            Outcome::Ok(_) if i < BASE_WARMUP_RUNS => {}
+            Outcome::Ok(m) => samples.push(match &m.paired {
+                Some((_, batches)) => median_batch(batches) / f64::from(settings.batch),
+                None => 1e9 / m.result.msgs_per_sec,
+            }),
             Outcome::Failed(why) => bail!("measuring the base arm of {sdk} failed: {why}"),
         }
     }
-    Ok(1e9 / Summary::of(&samples).expect("BASE_RUNS samples").median)
+    Ok(Summary::of(&samples).expect("BASE_RUNS samples").median)
+}
+
+/// INJECT_NS of a k% copy of a base of `base_ns` per message, to 0.01 ns (a spin per batch of
+/// 1000 is then within 5 ns of k%); never 0, which would inject nothing.
+fn inject_ns(k: f64, base_ns: f64) -> f64 {
+    ((k / 100.0 * base_ns * 100.0).round() / 100.0).max(0.01)
+}
+
+/// A paired round's process: the base, its in-process twin, an identical copy (the A/A trial)
+/// and the copy slowed by `ns` per message.
+fn paired_arms(sdk: &str, ns: f64) -> Vec<Arm> {
+    let mut twin = Arm::new(sdk, base_msg_id(sdk), None);
+    twin.twin = true;
+    let mut slowed = Arm::new(sdk, base_msg_id(sdk), None);
+    slowed.inject_ns = ns;
+    vec![Arm::new(sdk, base_msg_id(sdk), None), twin, Arm::new(sdk, base_msg_id(sdk), None), slowed]
 }
 
 /// One round: the arms run and judged as the design says; one judgement per level (0% first).
@@ -350,7 +383,7 @@ fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str) -> anyhow::Res
 /// its own on REPEAT processes no other trial shares, so a round holds one per slowed level. The
 /// twin's own test is judged too, apart, for what it alone would have said.
 /// Processes: every arm on its own, with the cross-process A/A control.
-fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, u64)], round: u32) -> anyhow::Result<Vec<Judged>> {
+fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, f64)], round: u32) -> anyhow::Result<Vec<Judged>> {
     let seed = settings.seed ^ u64::from(round).wrapping_mul(0x2545_F491_4F6C_DD1D);
     match design {
         Design::Processes => {
@@ -371,12 +404,7 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
         Design::Paired => {
             let mut out = Vec::new();
             for (l, &(k, ns)) in levels.iter().enumerate().filter(|(_, (k, _))| *k > 0.0) {
-                let mut twin = Arm::new(sdk, base_msg_id(sdk), None);
-                twin.twin = true;
-                let mut slowed = Arm::new(sdk, base_msg_id(sdk), None);
-                slowed.inject_ns = ns;
-                let arms = vec![Arm::new(sdk, base_msg_id(sdk), None), twin, Arm::new(sdk, base_msg_id(sdk), None), slowed];
-                let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, arms);
+                let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, paired_arms(sdk, ns));
                 out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 2, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 3, design, sdk, round, k));
@@ -467,7 +495,7 @@ fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
     Summary::of(&changes).map(|s| s.mean)
 }
 
-fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: u64, rows: &[Judged]) -> Cell {
+fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows: &[Judged]) -> Cell {
     let at_level = |j: &&Judged| j.metric == metric && j.injected_pct == k && j.failed.is_none();
     let judged: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| !j.twin).collect();
     let twins: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| j.twin).collect();
@@ -571,7 +599,7 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's median batch over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, affinity::text(s.cpus.as_deref()), c.rounds
     );
     let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |");
@@ -660,6 +688,15 @@ mod tests {
         assert_eq!(expected_change_pct(&warm), 0.0);
     }
 
+    #[test]
+    fn a_level_is_its_share_of_the_base_to_a_hundredth_of_a_ns() {
+        assert_eq!(inject_ns(1.0, 145.0), 1.45);
+        assert_eq!(inject_ns(0.5, 199.4), 1.0);
+        assert_eq!(inject_ns(5.0, 289.26), 14.46);
+        // A level too small to spin at all still spins the least it can.
+        assert_eq!(inject_ns(0.001, 50.0), 0.01);
+    }
+
     fn judged(twin: bool, injected_pct: f64, verdict: Verdict) -> Judged {
         Judged {
             design: Design::Paired,
@@ -692,9 +729,9 @@ mod tests {
             judged(false, 0.0, Slower),
             judged(false, 1.0, Slower),
         ];
-        let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0, &rows);
+        let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0.0, &rows);
         assert_eq!((aa.rounds, aa.detected, aa.withheld, aa.twin_alarms), (3, 1, 0, Some(2)));
-        let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2, &rows);
+        let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2.0, &rows);
         assert_eq!((slowed.rounds, slowed.detected, slowed.twin_alarms), (1, 1, None));
     }
 

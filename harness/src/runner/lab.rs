@@ -69,8 +69,9 @@ impl Lab {
         env.push(("MSG_ID", msg_ids.join(",")));
         env.push(("PAIRED", u8::from(arms.len() > 1).to_string()));
         env.push(("SEED", seed.to_string()));
-        let injected = arms.iter().position(|a| a.inject_ns > 0);
-        env.push(("INJECT_NS", injected.map_or(0, |i| arms[i].inject_ns).to_string()));
+        let injected = arms.iter().position(|a| a.inject_ns > 0.0);
+        // f64's Display is a plain decimal (no exponent), the form the contract reads.
+        env.push(("INJECT_NS", injected.map_or(0.0, |i| arms[i].inject_ns).to_string()));
         env.push(("INJECT_ARM", injected.unwrap_or(0).to_string()));
         if let Some(path) = send_path {
             env.push(("SEND_PATH", path.to_owned()));

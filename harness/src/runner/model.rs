@@ -26,17 +26,17 @@ pub struct Arm {
     pub twin: bool,
     /// The figure its samples are (METRIC).
     pub metric: Metric,
-    /// Busy-wait added per message (INJECT_NS, Rust producer only), for `harness calibrate`.
+    /// Busy-wait added per message in ns (INJECT_NS, a decimal), for `harness calibrate`.
     #[serde(skip_serializing_if = "is_zero")]
-    pub inject_ns: u64,
+    pub inject_ns: f64,
     pub runs: Vec<RunRecord>,
     /// Syscall counts per message from the instrumented runs, when strace was available.
     #[serde(rename = "counts", skip_serializing_if = "Option::is_none")]
     pub syscalls: Option<SyscallCounts>,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero(n: &f64) -> bool {
+    *n == 0.0
 }
 
 /// One run of an arm, as recorded in the report.
@@ -180,7 +180,7 @@ impl Arm {
     }
 
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
-        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0, runs: Vec::new(), syscalls: None }
+        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0.0, runs: Vec::new(), syscalls: None }
     }
 
     /// One of the two identical control arms, 'A' or 'B'.
@@ -194,7 +194,7 @@ impl Arm {
 
     /// The label without the SDK: MSG_ID, injected busy-wait, control arm.
     pub fn variant(&self) -> String {
-        let inject = if self.inject_ns > 0 { format!(" +{} ns/msg", self.inject_ns) } else { String::new() };
+        let inject = if self.inject_ns > 0.0 { format!(" +{} ns/msg", self.inject_ns) } else { String::new() };
         let control = self.control.map_or(String::new(), |c| format!(" (control {c})"));
         let twin = if self.twin { " (A/A twin)" } else { "" };
         format!("{}{inject}{control}{twin}", self.msg_id)
