@@ -27,7 +27,7 @@ pub struct Sdk {
 pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "rust",
-        msg_ids: &["uuid", "threadrng", "fast", "xoshiro", "ospool", "pooled", "preset", "prebuilt"],
+        msg_ids: &["uuid", "threadrng", "fast", "xoshiro", "ospool", "pooled", "preset", "counter", "prebuilt"],
         send_path: "lean",
         needs: &[],
         build: None,
@@ -36,7 +36,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "node",
-        msg_ids: &["uuid", "fast", "preset"],
+        msg_ids: &["uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["node", "npm"],
         build: Some("sdks/node/build.sh"),
@@ -45,7 +45,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "node-lean",
-        msg_ids: &["uuid", "randomuuid", "fast", "preset"],
+        msg_ids: &["uuid", "randomuuid", "fast", "preset", "counter"],
         send_path: "lean",
         needs: &["node", "npm"],
         build: Some("sdks/node/build.sh"),
@@ -54,7 +54,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "java",
-        msg_ids: &["uuid", "fast", "preset"],
+        msg_ids: &["uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["java", "mvn"],
         build: Some("sdks/java/build.sh"),
@@ -63,7 +63,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "java-lean",
-        msg_ids: &["uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset"],
+        msg_ids: &["uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset", "counter"],
         send_path: "lean",
         needs: &["java", "mvn"],
         build: Some("sdks/java/build.sh"),
@@ -72,7 +72,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "go",
-        msg_ids: &["uuid", "fast", "preset"],
+        msg_ids: &["uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["go"],
         build: Some("sdks/go/build.sh"),
@@ -81,7 +81,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "go-lean",
-        msg_ids: &["uuid", "uuidpool", "cryptorand", "fast", "preset"],
+        msg_ids: &["uuid", "uuidpool", "cryptorand", "fast", "preset", "counter"],
         send_path: "lean",
         needs: &["go"],
         build: Some("sdks/go/build.sh"),
@@ -90,7 +90,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "csharp",
-        msg_ids: &["uuid", "fast", "preset"],
+        msg_ids: &["uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["mono", "mcs"],
         build: Some("sdks/csharp/build.sh"),
@@ -99,7 +99,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "csharp-lean",
-        msg_ids: &["uuid", "rngpool", "xoshiro", "fast", "preset"],
+        msg_ids: &["uuid", "rngpool", "xoshiro", "fast", "preset", "counter"],
         send_path: "lean",
         needs: &["mono", "mcs"],
         build: Some("sdks/csharp/build.sh"),
@@ -108,7 +108,7 @@ pub const SDKS: &[Sdk] = &[
     },
     Sdk {
         name: "python",
-        msg_ids: &["uuid", "fast", "mt", "preset"],
+        msg_ids: &["uuid", "fast", "mt", "preset", "counter"],
         send_path: "lean",
         needs: &["python3"],
         build: Some("sdks/python/build.sh"),
@@ -118,7 +118,7 @@ pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "iggy",
         // The released Iggy Rust client: `sdk` is its own UUIDv4 path (id 0), `uuid` an alias.
-        msg_ids: &["sdk", "uuid", "fast", "preset"],
+        msg_ids: &["sdk", "uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["cargo"],
         build: Some("sdks/iggy/build.sh"),
@@ -128,7 +128,7 @@ pub const SDKS: &[Sdk] = &[
     Sdk {
         name: "iggy-python",
         // The released Iggy Python client (PyPI): `sdk` lets it mint, `uuid` an alias.
-        msg_ids: &["sdk", "uuid", "fast", "preset"],
+        msg_ids: &["sdk", "uuid", "fast", "preset", "counter"],
         send_path: "faithful",
         needs: &["python3"],
         build: Some("sdks/iggy-python/build.sh"),
