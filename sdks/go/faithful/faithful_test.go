@@ -92,6 +92,20 @@ func TestFramesMatchTheVectorsAndTheLeanEncoder(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) || *calls != len(ids) {
 			t.Errorf("uuid frame (%d uuid calls for %d messages, %v):\n got %x\nwant %x", *calls, len(ids), err, got, want)
 		}
+		fastArm, _ := NewSender("fast", f.Bits, f.Pack, len(ids), len(ids))
+		takes := 0
+		fastArm.takeIDs = func(n int) []byte {
+			takes++
+			var flat []byte
+			for _, id := range ids[:n] {
+				flat = append(flat, id[:]...)
+			}
+			return flat
+		}
+		got, err = fastArm.Encode(&r, f.FirstSeq, len(ids))
+		if err != nil || !bytes.Equal(got, want) || takes != 1 || *calls != len(ids) {
+			t.Errorf("batch-filled frame (%d fills, %d more uuid calls, %v):\n got %x\nwant %x", takes, *calls-len(ids), err, got, want)
+		}
 		checked++
 	}
 	if checked == 0 {
@@ -151,9 +165,9 @@ func TestUUIDArmMintsAVersion4UUIDPerMessage(t *testing.T) {
 	}
 }
 
-func TestFastAndPresetArmsNeverCallTheUUIDSource(t *testing.T) {
+func TestFastPresetAndCounterArmsNeverCallTheUUIDSource(t *testing.T) {
 	calls := countUUIDs(t, uuid.NewRandom)
-	for _, name := range []string{"fast", "preset"} {
+	for _, name := range []string{"fast", "preset", "counter"} {
 		s, err := NewSender(name, 42, 2, 20, 40)
 		if err != nil {
 			t.Fatal(err)
@@ -178,6 +192,45 @@ func TestFastAndPresetArmsNeverCallTheUUIDSource(t *testing.T) {
 	}
 	if _, err := NewSender("uuidpool", 42, 1, 1, 1); err == nil {
 		t.Error("a lean-only strategy was accepted")
+	}
+}
+
+// The batch fill asks once per batch for exactly the ids of the messages
+// without one, and the frames carry them in message order, next to the ids
+// handed in, which it leaves alone.
+func TestTheBatchFillSuppliesEveryZeroIDInOrder(t *testing.T) {
+	fast := mint.NewFast()
+	var taken [][]byte
+	takeIDs := func(n int) []byte {
+		ids := fast.Take(n)
+		taken = append(taken, bytes.Clone(ids))
+		return ids
+	}
+	var ms []Message
+	for i := range 6 {
+		var opts []Option
+		if i%3 == 1 {
+			opts = append(opts, WithID([16]byte{byte(i)}))
+		}
+		m, _ := NewMessage([]byte{byte(i)}, opts...)
+		ms = append(ms, m)
+	}
+	cmd := SendMessages{StreamID: NumericIdentifier(1), TopicID: NumericIdentifier(1), Partitioning: PartitionID(0), Messages: ms, TakeIDs: takeIDs,
+		MintID: func() ([16]byte, error) { t.Fatal("MintID called beside a batch fill"); return [16]byte{}, nil }}
+	body, err := cmd.MarshalBinary()
+	if err != nil || len(taken) != 1 || len(taken[0]) != 16*4 {
+		t.Fatalf("%d fills (%v), want one of 4 ids", len(taken), err)
+	}
+	filled := taken[0]
+	for i := range ms {
+		frame := body[26+iggywire.BatchHeaderSize+i*49:][:49]
+		want := [16]byte{byte(i)}
+		if i%3 != 1 {
+			want, filled = [16]byte(filled), filled[16:]
+		}
+		if [16]byte(frame[8:24]) != want || ms[i].Header.ID != want {
+			t.Errorf("message %d: frame id %x, message id %x, want %x", i, frame[8:24], ms[i].Header.ID, want)
+		}
 	}
 }
 

@@ -55,8 +55,13 @@ type SendMessages struct {
 	StreamID, TopicID Identifier
 	Partitioning      Partitioning
 	Messages          []Message
-	// MintID replaces each zero id; the SDK's is NewUUID.
+	// MintID replaces each zero id, one call per message: the SDK's is
+	// NewUUID.
 	MintID func() ([16]byte, error)
+	// TakeIDs, when set, replaces MintID with the fix's batch fill: one call
+	// returns the ids of every zero-id message (16 bytes each, in order),
+	// which the encoder reads as it writes the frames.
+	TakeIDs func(n int) []byte
 }
 
 // zeroBatchHeader is appended in front of the frames and filled in once
@@ -87,6 +92,17 @@ func (s *SendMessages) AppendBinary(b []byte) ([]byte, error) {
 			origin = ts
 		}
 	}
+	// The fix's batch fill: the ids of every zero-id message in one call.
+	var filled []byte
+	if s.TakeIDs != nil {
+		zeroIDs := 0
+		for i := range s.Messages {
+			if s.Messages[i].Header.ID == ([16]byte{}) {
+				zeroIDs++
+			}
+		}
+		filled = s.TakeIDs(zeroIDs)
+	}
 
 	headerAt := len(b)
 	b = append(b, zeroBatchHeader[:]...)
@@ -95,11 +111,16 @@ func (s *SendMessages) AppendBinary(b []byte) ([]byte, error) {
 	for i := range s.Messages {
 		m := &s.Messages[i]
 		if m.Header.ID == ([16]byte{}) {
-			id, err := s.MintID()
-			if err != nil {
-				return b, err
+			if s.TakeIDs != nil {
+				m.Header.ID = [16]byte(filled)
+				filled = filled[16:]
+			} else {
+				id, err := s.MintID()
+				if err != nil {
+					return b, err
+				}
+				m.Header.ID = id
 			}
-			m.Header.ID = id
 		}
 		m.Header.PayloadLength = uint32(len(m.Payload))
 		m.Header.UserHeaderLength = uint32(len(m.UserHeaders))

@@ -8,9 +8,10 @@ import (
 )
 
 // Names lists the MSG_IDs of the faithful path: the SDK as it was (uuid),
-// the same path with our fast minter for zero ids (fast), and ids minted
-// before the run and handed in with WithID (preset).
-var Names = []string{"uuid", "fast", "preset"}
+// the same path with our batch fill for zero ids (fast), ids minted before
+// the run and handed in with WithID (preset), and the batch fill from a
+// counter instead of the keystream (counter, a floor).
+var Names = []string{"uuid", "fast", "preset", "counter"}
 
 // Sender builds one arm's batches as an application on the SDK does: a
 // message per payload from NewMessage, then the SDK's encoder.
@@ -21,8 +22,9 @@ type Sender struct {
 	topic        Identifier
 	partitioning Partitioning
 	mintID       func() ([16]byte, error)
-	preset       *mint.Preset // nil: messages go without ids and the encoder mints
-	inFlight     *[]byte      // the pooled buffer of the frame being sent
+	takeIDs      func(n int) []byte // the fix's batch fill; nil: mintID per message
+	preset       *mint.Preset       // nil: messages go without ids and the encoder mints
+	inFlight     *[]byte            // the pooled buffer of the frame being sent
 }
 
 // NewSender returns the arm named name for batches of up to batch messages;
@@ -40,12 +42,9 @@ func NewSender(name string, bits, pack, batch, messages int) (*Sender, error) {
 	switch name {
 	case "uuid":
 	case "fast":
-		fast := mint.NewFast()
-		s.mintID = func() ([16]byte, error) {
-			var id [16]byte
-			fast.Mint(id[:])
-			return id, nil
-		}
+		s.takeIDs = mint.NewFast().Take
+	case "counter":
+		s.takeIDs = mint.NewCounter().Take
 	case "preset":
 		s.preset = mint.NewPreset(messages)
 	default:
@@ -76,7 +75,7 @@ func (s *Sender) Encode(r *iggywire.Request, firstSeq uint64, count int) ([]byte
 		}
 		messages = append(messages, m)
 	}
-	cmd := SendMessages{StreamID: s.stream, TopicID: s.topic, Partitioning: s.partitioning, Messages: messages, MintID: s.mintID}
+	cmd := SendMessages{StreamID: s.stream, TopicID: s.topic, Partitioning: s.partitioning, Messages: messages, MintID: s.mintID, TakeIDs: s.takeIDs}
 	s.inFlight = acquireRequestBuf()
 	frame, err := appendRequest(s.inFlight, r, &cmd)
 	if err != nil {

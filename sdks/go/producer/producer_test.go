@@ -79,7 +79,7 @@ func wantKeys(t *testing.T, result any, keys ...string) {
 
 func TestRunSendsEveryMessageOnceInOrderAndReportsTheTimedWindow(t *testing.T) {
 	for _, path := range sendPaths {
-		for _, strategy := range []string{"uuid", "fast", "preset"} {
+		for _, strategy := range []string{"uuid", "fast", "preset", "counter"} {
 			sink := startSink(t, acceptAll)
 			s := settings(sink.addr)
 			s.MsgIDs, s.SendPath = []string{strategy}, path.name
@@ -328,8 +328,8 @@ func TestSettingsAreCheckedBeforeConnecting(t *testing.T) {
 		want  string
 		unset string
 	}{
-		{env: map[string]string{"MSG_ID": "snowflake"}, want: "MSG_ID=snowflake is unknown; expected one of uuid, uuidpool, cryptorand, fast, preset"},
-		{env: map[string]string{"MSG_ID": "uuidpool", "SEND_PATH": "faithful"}, want: "MSG_ID=uuidpool is unknown; expected one of uuid, fast, preset"},
+		{env: map[string]string{"MSG_ID": "snowflake"}, want: "MSG_ID=snowflake is unknown; expected one of uuid, uuidpool, cryptorand, fast, preset, counter"},
+		{env: map[string]string{"MSG_ID": "uuidpool", "SEND_PATH": "faithful"}, want: "MSG_ID=uuidpool is unknown; expected one of uuid, fast, preset, counter"},
 		{env: map[string]string{"MSG_ID": "uuid,fast"}, want: "MSG_ID=uuid,fast is unknown"},
 		{env: map[string]string{"MSG_ID": "uuid,", "PAIRED": "1"}, want: "MSG_ID= is unknown"},
 		{env: map[string]string{"MODE": "mint"}, want: "MODE=mint is unknown"},

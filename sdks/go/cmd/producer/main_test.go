@@ -49,7 +49,7 @@ func TestBadInputGivesOneErrorLineAndAFailingExit(t *testing.T) {
 	ln.Close()
 	valid := map[string]string{"SERVER": closedPort, "MSG_ID": "fast", "BITS": "42", "PACK": "1", "BATCH": "10", "MESSAGES": "100", "WARMUP": "10"}
 	cases := []struct{ name, value, want string }{
-		{"MSG_ID", "snowflake", "error: MSG_ID=snowflake is unknown; expected one of uuid, uuidpool, cryptorand, fast, preset"},
+		{"MSG_ID", "snowflake", "error: MSG_ID=snowflake is unknown; expected one of uuid, uuidpool, cryptorand, fast, preset, counter"},
 		{"SEND_PATH", "verbose", "error: SEND_PATH=verbose is unknown; expected one of lean, faithful"},
 		{"PAIRED", "1", "PAIRED=1"},
 		{"BITS", "0", "BITS"},
