@@ -82,7 +82,7 @@ namespace Mintbench.Tests
         public static void SendsEveryMessageAndPrintsTheResultLine()
         {
             foreach (string path in new[] { "lean", "faithful" })
-                foreach (string msgId in new[] { "uuid", "fast", "preset" })
+                foreach (string msgId in new[] { "uuid", "fast", "preset", "counter" })
                     using (var sink = new FakeSink())
                     {
                         string what = path + " " + msgId;

@@ -8,39 +8,24 @@ namespace Mintbench.Tests
     {
         static readonly byte[] Client = MessageId.Serialize("123456789012345678901234567890");
 
-        /// <summary>The IDs as the SDK's zero-ID replacement would produce them.</summary>
-        sealed class ListReplacement : IZeroIdReplacement
-        {
-            readonly MinterReplacement inner;
-            public int Calls;
-
-            public ListReplacement(byte[][] ids) { inner = new MinterReplacement(new ListMinter(ids)); }
-
-            public U128 NewId()
-            {
-                Calls++;
-                return inner.NewId();
-            }
-        }
-
         public static void FramesMatchVectorsWhetherTheSdkOrTheApplicationSetsTheIds()
         {
             foreach (var v in IggyFramesTests.FrameVectors("send_messages"))
             {
                 byte[][] ids = v.Element("ids").Elements().Select(e => MessageId.Serialize(e.Value)).ToArray();
                 int bits = IggyFramesTests.Int(v, "bits"), pack = IggyFramesTests.Int(v, "pack");
-                var replaced = new ListReplacement(ids);
-                var bySdk = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, replaced, null);
-                var never = new ListReplacement(new byte[0][]);
-                var byApp = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, never, new ListMinter(ids));
+                var replaced = new ListMinter(ids);
+                var bySdk = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, new BatchFillReplacement(replaced), null);
+                var never = new ListMinter(new byte[0][]);
+                var byApp = new FaithfulEncoder(IggyFramesTests.U128(v, "client"), ids.Length, bits, pack, new BatchFillReplacement(never), new ListMinter(ids));
                 foreach (var encoder in new IBatchEncoder[] { bySdk, byApp })
                 {
                     int length = encoder.Encode(IggyFramesTests.U64(v, "request"), IggyFramesTests.U64(v, "session"),
                         IggyFramesTests.U64(v, "origin_timestamp"), IggyFramesTests.U64(v, "first_seq"), ids.Length);
                     Check.Equal(v.Text("hex"), Check.ToHex(encoder.Frame, 0, length), "faithful send_messages frame of " + ids.Length + " messages");
                 }
-                Check.Equal(ids.Length, replaced.Calls, "one replacement per zero ID");
-                Check.Equal(0, never.Calls, "no replacement for IDs the application set");
+                Check.Equal("1 " + ids.Length, replaced.FillCalls + " " + replaced.FilledIds, "one Fill call for the batch's zero IDs");
+                Check.Equal(0, never.FillCalls, "no Fill call when the application set every ID");
             }
         }
 
@@ -52,7 +37,7 @@ namespace Mintbench.Tests
             foreach (int pack in new[] { 1, 167 })
             {
                 var lean = new SendMessagesEncoder(Client, 50, 42, pack, new XoshiroMinter(seed));
-                var faithful = new FaithfulEncoder(Client, 50, 42, pack, new MinterReplacement(new XoshiroMinter(seed)), null);
+                var faithful = new FaithfulEncoder(Client, 50, 42, pack, new BatchFillReplacement(new XoshiroMinter(seed)), null);
                 ulong seq = 0;
                 foreach (int count in new[] { 50, 50, 13, 50, 1 })
                 {
@@ -66,7 +51,7 @@ namespace Mintbench.Tests
         }
 
         /// <summary>`uuid` asks Guid.NewGuid once per message and writes the Guid as the SDK's
-        /// ToUInt128 did; `preset` never asks.</summary>
+        /// ToUInt128 did; with the application's IDs it never asks.</summary>
         public static void UuidCallsTheGuidSourceOncePerMessage()
         {
             int calls = 0;
@@ -85,6 +70,22 @@ namespace Mintbench.Tests
             var preset = new FaithfulEncoder(Client, 20, 42, 1, new GuidReplacement(() => { presetCalls++; return Guid.NewGuid(); }), new PresetMinter(new XoshiroMinter(), 20));
             preset.Encode(1, 9, 1000, 0, 20);
             Check.Equal(0, presetCalls, "Guid.NewGuid calls when the application set every ID");
+        }
+
+        /// <summary>In a batch where the application set some IDs, the branch fills exactly the
+        /// zero ones, in message order, through a record copy, and leaves the others' headers.</summary>
+        public static void BatchFillReplacesOnlyTheZeroIdsInOrder()
+        {
+            var minted = new[] { MessageId.Serialize(101UL), MessageId.Serialize(102UL), MessageId.Serialize(103UL) };
+            var source = new ListMinter(minted);
+            var replacement = new BatchFillReplacement(source);
+            bool[] appSet = { true, false, false, true, false };
+            var messages = appSet.Select((set, i) => new Message { Header = new MessageHeader { Id = set ? new U128(7 + (ulong)i, 9) : new U128(0, 0) } }).ToArray();
+            var before = messages.Select(m => m.Header).ToArray();
+            replacement.Replace(messages);
+            Check.Equal("7 9|101 0|102 0|10 9|103 0", string.Join("|", messages.Select(m => m.Header.Id.Lo + " " + m.Header.Id.Hi)), "IDs after the fill");
+            Check.Equal("1 3", source.FillCalls + " " + source.FilledIds, "one Fill call for the three zero IDs");
+            Check.True(messages.Select((m, i) => ReferenceEquals(m.Header, before[i]) == appSet[i]).All(same => same), "new headers exactly for the zero IDs");
         }
 
         public static void WithIdCopiesTheHeader()

@@ -61,15 +61,17 @@ namespace Mintbench
         public byte[] Payload;
     }
 
-    /// <summary>What the SDK's first loop puts in place of a zero ID.</summary>
+    /// <summary>The SDK's first loop over a batch: every message whose Header.Id is zero gets an
+    /// ID through a record copy.</summary>
     public interface IZeroIdReplacement
     {
-        U128 NewId();
+        void Replace(Message[] messages);
     }
 
     /// <summary>
-    /// The SDK before the fix: `Guid.NewGuid().ToUInt128()`, the Guid written to a stackalloc span
-    /// and read back as two u64 (the upper half from bytes 0..7), the same bytes as GuidMinter.
+    /// The SDK before the fix: per zero ID `Guid.NewGuid().ToUInt128()`, the Guid written to a
+    /// stackalloc span and read back as two u64 (the upper half from bytes 0..7), the same bytes
+    /// as GuidMinter.
     /// </summary>
     public sealed class GuidReplacement : IZeroIdReplacement
     {
@@ -83,7 +85,14 @@ namespace Mintbench
             this.newGuid = newGuid;
         }
 
-        public U128 NewId()
+        public void Replace(Message[] messages)
+        {
+            foreach (Message message in messages)
+                if (message.Header.Id.IsZero)
+                    message.Header = message.Header.WithId(NewId());
+        }
+
+        U128 NewId()
         {
             Span<byte> bytes = stackalloc byte[16];
             newGuid().TryWriteBytes(bytes);
@@ -93,21 +102,33 @@ namespace Mintbench
         }
     }
 
-    /// <summary>The branch: the same loop with the ID from one of our minters.</summary>
-    public sealed class MinterReplacement : IZeroIdReplacement
+    /// <summary>The branch: the zero IDs are counted, one Fill call mints them all into a buffer
+    /// kept across batches, and the same loop reads them from it in order.</summary>
+    public sealed class BatchFillReplacement : IZeroIdReplacement
     {
         readonly IMessageIdMinter minter;
-        readonly byte[] scratch = new byte[MessageId.Size];
+        byte[] ids = new byte[0];
 
-        public MinterReplacement(IMessageIdMinter minter)
+        public BatchFillReplacement(IMessageIdMinter minter)
         {
             this.minter = minter;
         }
 
-        public U128 NewId()
+        public void Replace(Message[] messages)
         {
-            minter.MintInto(scratch, 0);
-            return new U128(LittleEndian.ReadUInt64(scratch, 0), LittleEndian.ReadUInt64(scratch, 8));
+            int zeroIds = 0;
+            foreach (Message message in messages)
+                if (message.Header.Id.IsZero) zeroIds++;
+            if (zeroIds == 0) return;
+            if (ids.Length < zeroIds * MessageId.Size) ids = new byte[messages.Length * MessageId.Size];
+            minter.Fill(ids, 0, zeroIds);
+            int at = 0;
+            foreach (Message message in messages)
+                if (message.Header.Id.IsZero)
+                {
+                    message.Header = message.Header.WithId(new U128(LittleEndian.ReadUInt64(ids, at), LittleEndian.ReadUInt64(ids, at + 8)));
+                    at += MessageId.Size;
+                }
         }
     }
 
@@ -176,9 +197,7 @@ namespace Mintbench
         /// <summary>The SDK's side: the two loops of its TcpContracts.</summary>
         int CreateMessages(ulong request, ulong session, ulong originTimestamp, Message[] messages)
         {
-            foreach (Message message in messages)
-                if (message.Header.Id.IsZero)
-                    message.Header = message.Header.WithId(replacement.NewId());
+            replacement.Replace(messages);
 
             int messagesLength = 0;
             foreach (Message message in messages)

@@ -89,6 +89,14 @@ namespace Mintbench
             }
         }
 
+        /// <summary>Throws unless `count` IDs fit in `array` from `offset`; the range a Fill writes.</summary>
+        public static void CheckIds(byte[] array, int offset, int count)
+        {
+            if (count < 0) throw new ArgumentOutOfRangeException("count", count, "a count of IDs cannot be negative");
+            if (offset < 0 || (long)offset + (long)count * Size > array.Length)
+                throw new ArgumentOutOfRangeException("offset", offset, count + " IDs at this offset do not fit in " + array.Length + " bytes");
+        }
+
         static byte[] Serialize(BigInteger value, string shown)
         {
             if (value.Sign < 0) throw Negative(shown);

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Security.Cryptography;
 
 namespace Mintbench.Tests
 {
@@ -8,22 +9,117 @@ namespace Mintbench.Tests
     {
         const int Count = 10000;
 
+        /// <summary>Single IDs and batches of 7 in turn, each written between two untouched bytes.</summary>
         public static void EveryStrategyMintsDistinctNonZeroIds()
         {
             foreach (string name in Strategies.Names)
             {
                 IMessageIdMinter minter = Strategies.Create(name, Count);
                 var seen = new HashSet<string>();
-                var buffer = new byte[MessageId.Size + 2];
-                for (int i = 0; i < Count; i++)
+                var buffer = new byte[7 * MessageId.Size + 2];
+                for (int minted = 0; minted < Count; )
                 {
-                    minter.MintInto(buffer, 1);
-                    Check.True(buffer[0] == 0 && buffer[17] == 0, name + " writes exactly 16 bytes at the offset");
-                    string id = Check.ToHex(buffer, 1, MessageId.Size);
-                    Check.True(id != new string('0', 32), name + " minted the zero ID");
-                    Check.True(seen.Add(id), name + " minted " + id + " twice");
+                    int ids = minted % 2 == 0 ? 1 : 7;
+                    if (ids == 1) minter.MintInto(buffer, 1);
+                    else minter.Fill(buffer, 1, ids);
+                    Check.True(buffer[0] == 0 && buffer[ids * MessageId.Size + 1] == 0, name + " writes exactly " + ids + " IDs at the offset");
+                    for (int i = 0; i < ids; i++)
+                    {
+                        string id = Check.ToHex(buffer, 1 + i * MessageId.Size, MessageId.Size);
+                        Check.True(id != new string('0', 32), name + " minted the zero ID");
+                        Check.True(seen.Add(id), name + " minted " + id + " twice");
+                    }
+                    Array.Clear(buffer, 0, buffer.Length);
+                    minted += ids;
                 }
             }
+        }
+
+        /// <summary>Counts up from 0 instead of drawing from the OS: a known stream for rngpool.</summary>
+        sealed class CountingBytes : RandomNumberGenerator
+        {
+            byte next;
+
+            public override void GetBytes(byte[] data)
+            {
+                for (int i = 0; i < data.Length; i++) data[i] = next++;
+            }
+        }
+
+        /// <summary>Two generators from the same seed: one mints an ID per MintInto, the other the
+        /// same count through Fill in uneven batches (empty, single, across rngpool's refill); the
+        /// bytes are the same.</summary>
+        public static void FillGivesTheSingleIdStream()
+        {
+            var xoshiroSeed = new byte[32];
+            for (int i = 0; i < 32; i++) xoshiroSeed[i] = (byte)(3 * i + 1);
+            var counterStart = new byte[16];
+            LittleEndian.WriteUInt64(counterStart, 0, ulong.MaxValue - 300);
+            LittleEndian.WriteUInt64(counterStart, 8, 42);
+            int[] batches = { 0, 1, 3, 255, 256, 1, 0, 1000, 57 };
+            int total = batches.Sum();
+            var pairs = new Dictionary<string, Func<IMessageIdMinter>>
+            {
+                { "xoshiro", () => new XoshiroMinter(xoshiroSeed) },
+                { "counter", () => new CounterMinter(counterStart) },
+                { "rngpool", () => new RngPoolMinter(new CountingBytes()) },
+                { "preset", () => new PresetMinter(new XoshiroMinter(xoshiroSeed), total) },
+            };
+            foreach (var pair in pairs)
+            {
+                var single = new byte[total * MessageId.Size];
+                IMessageIdMinter one = pair.Value();
+                for (int i = 0; i < total; i++) one.MintInto(single, i * MessageId.Size);
+
+                var filled = new byte[total * MessageId.Size + 2];
+                IMessageIdMinter batch = pair.Value();
+                int at = 1;
+                foreach (int count in batches)
+                {
+                    batch.Fill(filled, at, count);
+                    at += count * MessageId.Size;
+                }
+                Check.True(filled[0] == 0 && filled[filled.Length - 1] == 0, pair.Key + ": Fill writes inside its range");
+                for (int i = 0; i < total; i++)
+                    Check.Equal(Check.ToHex(single, i * MessageId.Size, MessageId.Size), Check.ToHex(filled, 1 + i * MessageId.Size, MessageId.Size),
+                        pair.Key + ": ID " + i + " of Fill against MintInto's");
+            }
+        }
+
+        public static void FillRefusesARangeOutsideItsBuffer()
+        {
+            foreach (string name in Strategies.Names)
+            {
+                IMessageIdMinter minter = Strategies.Create(name, 10);
+                var buffer = new byte[3 * MessageId.Size];
+                Check.Throws<ArgumentOutOfRangeException>(() => minter.Fill(buffer, 1, 3), name + ": 3 IDs from offset 1 of 48 bytes");
+                Check.Throws<ArgumentOutOfRangeException>(() => minter.Fill(buffer, 0, -1), name + ": a negative count");
+                Check.Throws<ArgumentOutOfRangeException>(() => minter.Fill(buffer, 16, int.MaxValue / 8), name + ": a count whose bytes overflow an int");
+                Check.Equal(new string('0', 96), Check.ToHex(buffer), name + " wrote nothing");
+                minter.Fill(buffer, buffer.Length, 0);
+            }
+        }
+
+        /// <summary>Low half counting up (wrapping), high half fixed: never the zero ID, which
+        /// needs a zero high half, and that is refused.</summary>
+        public static void CounterCountsUpUnderItsHighHalf()
+        {
+            var start = new byte[16];
+            LittleEndian.WriteUInt64(start, 0, ulong.MaxValue - 1);
+            LittleEndian.WriteUInt64(start, 8, 5);
+            var counter = new CounterMinter(start);
+            var ids = new byte[4 * MessageId.Size];
+            counter.MintInto(ids, 0);
+            counter.Fill(ids, MessageId.Size, 3);
+            var halves = Enumerable.Range(0, 4).Select(i => LittleEndian.ReadUInt64(ids, 16 * i) + " " + LittleEndian.ReadUInt64(ids, 16 * i + 8));
+            Check.Equal((ulong.MaxValue - 1) + " 5|" + ulong.MaxValue + " 5|0 5|1 5", string.Join("|", halves), "four IDs across the wrap");
+            Check.Throws<ArgumentException>(() => new CounterMinter(new byte[16]), "a zero high half");
+
+            var a = new byte[16];
+            var b = new byte[16];
+            new CounterMinter().MintInto(a, 0);
+            new CounterMinter().MintInto(b, 0);
+            Check.True(Check.ToHex(a) != Check.ToHex(b), "each counter starts at its own random ID");
         }
 
         /// <summary>The Guid's version nibble (byte 7) and variant bits (byte 8) land where the SDK's
@@ -79,6 +175,12 @@ namespace Mintbench.Tests
             var id = new byte[16];
             for (int i = 0; i < 3; i++) preset.MintInto(id, 0);
             Check.Throws<InvalidOperationException>(() => preset.MintInto(id, 0), "a fourth ID from a preset of 3");
+
+            var batched = new PresetMinter(new XoshiroMinter(), 3);
+            var ids = new byte[3 * MessageId.Size];
+            batched.Fill(ids, 0, 2);
+            Check.Throws<InvalidOperationException>(() => batched.Fill(ids, 0, 2), "two more IDs with one left");
+            batched.Fill(ids, 0, 1);
         }
 
         public static void UnknownStrategyNamesTheChoices()

@@ -3,10 +3,14 @@ using System.Security.Cryptography;
 
 namespace Mintbench
 {
-    /// <summary>Writes one fresh 16-byte message ID (an Iggy u128, little-endian) per call.</summary>
+    /// <summary>Writes fresh 16-byte message IDs (Iggy u128s, little-endian): one per MintInto, or
+    /// a batch's at once with Fill, which gives the IDs `count` MintInto calls would, in order.</summary>
     public interface IMessageIdMinter
     {
         void MintInto(byte[] destination, int offset);
+
+        /// <summary>`count` consecutive IDs from `offset`.</summary>
+        void Fill(byte[] destination, int offset, int count);
     }
 
     /// <summary>OS randomness that is not all zero: a generator's seed, a connection's client id.</summary>
@@ -37,6 +41,14 @@ namespace Mintbench
             LittleEndian.WriteUInt64(destination, offset, lo);
             LittleEndian.WriteUInt64(destination, offset + 8, hi);
         }
+
+        // The SDK has no batch path: one Guid per ID.
+        public void Fill(byte[] destination, int offset, int count)
+        {
+            MessageId.CheckIds(destination, offset, count);
+            for (int i = 0; i < count; i++)
+                MintInto(destination, offset + i * MessageId.Size);
+        }
     }
 
     /// <summary>One cryptographic RNG call fills a pool that then serves IDs 16 bytes at a time,
@@ -44,9 +56,17 @@ namespace Mintbench
     public sealed class RngPoolMinter : IMessageIdMinter
     {
         public const int PoolBytes = 4096;
-        readonly RandomNumberGenerator rng = RandomNumberGenerator.Create();
+        readonly RandomNumberGenerator rng;
         readonly byte[] pool = new byte[PoolBytes];
         int next = PoolBytes;
+
+        public RngPoolMinter() : this(RandomNumberGenerator.Create()) { }
+
+        /// <summary>Another byte source, for tests that need a known stream.</summary>
+        public RngPoolMinter(RandomNumberGenerator rng)
+        {
+            this.rng = rng;
+        }
 
         public void MintInto(byte[] destination, int offset)
         {
@@ -58,11 +78,30 @@ namespace Mintbench
             MessageId.Copy(pool, next, destination, offset);
             next += MessageId.Size;
         }
+
+        public void Fill(byte[] destination, int offset, int count)
+        {
+            MessageId.CheckIds(destination, offset, count);
+            int bytes = count * MessageId.Size;
+            while (bytes > 0)
+            {
+                if (next == PoolBytes)
+                {
+                    rng.GetBytes(pool);
+                    next = 0;
+                }
+                int take = Math.Min(bytes, PoolBytes - next);
+                Buffer.BlockCopy(pool, next, destination, offset, take);
+                next += take;
+                offset += take;
+                bytes -= take;
+            }
+        }
     }
 
     /// <summary>Xoshiro256++ (Blackman and Vigna), seeded with 32 bytes from RandomNumberGenerator:
     /// fast and well distributed, but predictable from its output, unlike the two above.</summary>
-    public sealed class XoshiroMinter : IMessageIdMinter
+    public sealed unsafe class XoshiroMinter : IMessageIdMinter
     {
         ulong s0, s1, s2, s3;
 
@@ -80,11 +119,51 @@ namespace Mintbench
             s3 = LittleEndian.ReadUInt64(seed, 24);
         }
 
-
         public void MintInto(byte[] destination, int offset)
         {
             LittleEndian.WriteUInt64(destination, offset, Next());
             LittleEndian.WriteUInt64(destination, offset + 8, Next());
+        }
+
+        /// <summary>Next() inlined by hand, one ID per iteration, the state in locals and the
+        /// output stored through a moving pointer: Mono's JIT inlines neither Next() nor the
+        /// checked write, and indexes through a multiply, which together cost more than the
+        /// generator itself.</summary>
+        public void Fill(byte[] destination, int offset, int count)
+        {
+            MessageId.CheckIds(destination, offset, count);
+            if (count == 0) return;
+            ulong a = s0, b = s1, c = s2, d = s3;
+            fixed (byte* start = &destination[offset])
+            {
+                ulong* out64 = (ulong*)start;
+                for (ulong* end = out64 + 2 * count; out64 < end; out64 += 2)
+                {
+                    ulong sum = a + d;
+                    out64[0] = (sum << 23 | sum >> 41) + a;
+                    ulong t = b << 17;
+                    c ^= a;
+                    d ^= b;
+                    b ^= c;
+                    a ^= d;
+                    c ^= t;
+                    d = d << 45 | d >> 19;
+
+                    sum = a + d;
+                    out64[1] = (sum << 23 | sum >> 41) + a;
+                    t = b << 17;
+                    c ^= a;
+                    d ^= b;
+                    b ^= c;
+                    a ^= d;
+                    c ^= t;
+                    d = d << 45 | d >> 19;
+                }
+            }
+            s0 = a;
+            s1 = b;
+            s2 = c;
+            s3 = d;
         }
 
         ulong Next()
@@ -115,8 +194,7 @@ namespace Mintbench
         public PresetMinter(IMessageIdMinter source, int count)
         {
             ids = new byte[checked(count * MessageId.Size)];
-            for (int i = 0; i < count; i++)
-                source.MintInto(ids, i * MessageId.Size);
+            source.Fill(ids, 0, count);
         }
 
         public void MintInto(byte[] destination, int offset)
@@ -125,6 +203,70 @@ namespace Mintbench
                 throw new InvalidOperationException("all " + ids.Length / MessageId.Size + " preset message ids are used");
             MessageId.Copy(ids, next, destination, offset);
             next += MessageId.Size;
+        }
+
+        public void Fill(byte[] destination, int offset, int count)
+        {
+            MessageId.CheckIds(destination, offset, count);
+            if (count > (ids.Length - next) / MessageId.Size)
+                throw new InvalidOperationException(count + " more preset message ids asked, " + (ids.Length - next) / MessageId.Size + " left");
+            Buffer.BlockCopy(ids, next, destination, offset, count * MessageId.Size);
+            next += count * MessageId.Size;
+        }
+    }
+
+    /// <summary>
+    /// A floor to measure minting against, never a default: sequential IDs, the high half a random
+    /// non-zero u64 per generator and the low half counting up from a random start. Anyone who
+    /// sees one ID knows the next, and it is not collision-safe across processes: two generators
+    /// that draw the same high half collide wherever their counts overlap.
+    /// </summary>
+    public sealed unsafe class CounterMinter : IMessageIdMinter
+    {
+        readonly ulong hi;
+        ulong lo;
+
+        public CounterMinter() : this(RandomStart()) { }
+
+        static byte[] RandomStart()
+        {
+            var start = new byte[16];
+            Buffer.BlockCopy(NonZeroRandom.Bytes(8), 0, start, 0, 8);
+            Buffer.BlockCopy(NonZeroRandom.Bytes(8), 0, start, 8, 8);
+            return start;
+        }
+
+        /// <summary>A fixed start: low half from bytes 0..7, high half from bytes 8..15.</summary>
+        public CounterMinter(byte[] start)
+        {
+            // A non-zero high half keeps the zero ID, which tells the SDK to mint one, out of reach.
+            if (start.Length != 16 || LittleEndian.ReadUInt64(start, 8) == 0)
+                throw new ArgumentException("a counter start is 16 bytes with a non-zero high half (bytes 8..15)", "start");
+            lo = LittleEndian.ReadUInt64(start, 0);
+            hi = LittleEndian.ReadUInt64(start, 8);
+        }
+
+        public void MintInto(byte[] destination, int offset)
+        {
+            LittleEndian.WriteUInt64(destination, offset, lo++);
+            LittleEndian.WriteUInt64(destination, offset + 8, hi);
+        }
+
+        public void Fill(byte[] destination, int offset, int count)
+        {
+            MessageId.CheckIds(destination, offset, count);
+            if (count == 0) return;
+            ulong next = lo, high = hi;
+            fixed (byte* start = &destination[offset])
+            {
+                ulong* out64 = (ulong*)start;
+                for (ulong* end = out64 + 2 * count; out64 < end; out64 += 2)
+                {
+                    out64[0] = next++;
+                    out64[1] = high;
+                }
+            }
+            lo = next;
         }
     }
 }

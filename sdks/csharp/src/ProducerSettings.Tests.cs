@@ -61,15 +61,15 @@ namespace Mintbench.Tests
         {
             var env = Valid();
             env["MSG_ID"] = "guid";
-            Check.Equal("MSG_ID=guid is unknown; expected one of uuid, rngpool, xoshiro, fast, preset",
+            Check.Equal("MSG_ID=guid is unknown; expected one of uuid, rngpool, xoshiro, fast, preset, counter",
                 Check.Throws<SettingsException>(() => Parse(env), "lean").Message, "lean");
             env["SEND_PATH"] = "faithful";
             env["MSG_ID"] = "xoshiro";
-            Check.Equal("MSG_ID=xoshiro is unknown; expected one of uuid, fast, preset",
+            Check.Equal("MSG_ID=xoshiro is unknown; expected one of uuid, fast, preset, counter",
                 Check.Throws<SettingsException>(() => Parse(env), "faithful").Message, "faithful");
             env["PAIRED"] = "1";
             env["MSG_ID"] = "uuid,nope";
-            Check.Equal("MSG_ID=nope is unknown; expected one of uuid, fast, preset",
+            Check.Equal("MSG_ID=nope is unknown; expected one of uuid, fast, preset, counter",
                 Check.Throws<SettingsException>(() => Parse(env), "paired").Message, "an unknown arm");
         }
 

@@ -101,9 +101,9 @@ namespace Mintbench
     }
 
     /// <summary>
-    /// The lean send path: builds SEND_MESSAGES frames into one reusable buffer, per message the
-    /// payload, a fresh ID and an XXH3 checksum written in place. Only the ID path is the SDK's;
-    /// nothing is allocated per batch.
+    /// The lean send path: builds SEND_MESSAGES frames into one reusable buffer. One Fill call
+    /// mints the batch's IDs; then per message its ID, the payload and an XXH3 checksum are
+    /// written in place. Only the ID path is the SDK's; nothing is allocated per batch.
     /// </summary>
     public sealed class SendMessagesEncoder : IBatchEncoder
     {
@@ -111,6 +111,7 @@ namespace Mintbench
         readonly IMessageIdMinter ids;
         readonly int bits, pack, payloadLength, messageFrameLength, maxMessages;
         readonly byte[] frame;
+        readonly byte[] batchIds;
         readonly byte[] checksumInput;
 
         public SendMessagesEncoder(byte[] client, int maxMessages, int bits, int pack, IMessageIdMinter ids)
@@ -123,6 +124,7 @@ namespace Mintbench
             payloadLength = Payload.Length(bits, pack);
             messageFrameLength = SendMessagesFrame.MessageHeaderSize + payloadLength;
             frame = new byte[checked(SendMessagesFrame.MessagesAt + maxMessages * messageFrameLength)];
+            batchIds = new byte[checked(maxMessages * MessageId.Size)];
             checksumInput = SendMessagesFrame.NewChecksumInput(maxMessages);
         }
 
@@ -133,10 +135,11 @@ namespace Mintbench
             SendMessagesFrame.CheckCount(count, maxMessages);
             int messagesLength = count * messageFrameLength;
             SendMessagesFrame.WriteEnvelope(frame, client, request, session, originTimestamp, count, messagesLength);
+            ids.Fill(batchIds, 0, count);
             int at = SendMessagesFrame.MessagesAt;
             for (int i = 0; i < count; i++, at += messageFrameLength)
             {
-                ids.MintInto(frame, at + 8);
+                MessageId.Copy(batchIds, i * MessageId.Size, frame, at + 8);
                 SendMessagesFrame.WriteMessageFields(frame, at, i, payloadLength);
                 Payload.Write(frame, at + SendMessagesFrame.MessageHeaderSize, firstSeq + (ulong)i, bits, pack);
                 SendMessagesFrame.SealMessage(frame, at, messageFrameLength, checksumInput, i);

@@ -17,10 +17,11 @@ namespace Mintbench
         public const string FastIs = "xoshiro";
 
         /// <summary>The lean path's strategies, which the mint benchmark measures.</summary>
-        public static readonly string[] Names = { "uuid", "rngpool", "xoshiro", "fast", "preset" };
+        public static readonly string[] Names = { "uuid", "rngpool", "xoshiro", "fast", "preset", "counter" };
 
-        /// <summary>The faithful path's: the SDK's master (`uuid`), its branch (`fast`) and `preset`.</summary>
-        public static readonly string[] FaithfulNames = { "uuid", "fast", "preset" };
+        /// <summary>The faithful path's: the SDK's master (`uuid`), its branch (`fast`), `preset`
+        /// and the `counter` floor.</summary>
+        public static readonly string[] FaithfulNames = { "uuid", "fast", "preset", "counter" };
 
         public static string[] NamesFor(string sendPath)
         {
@@ -37,6 +38,7 @@ namespace Mintbench
                 case "xoshiro": return new XoshiroMinter();
                 case "fast": return Create(FastIs, 0);
                 case "preset": return new PresetMinter(Create("fast", 0), presetCount);
+                case "counter": return new CounterMinter();
                 default:
                     throw new ArgumentException("unknown MSG_ID \"" + name + "\"; expected one of " + string.Join(", ", Names));
             }
@@ -51,10 +53,12 @@ namespace Mintbench
             switch (name)
             {
                 case "uuid": return new FaithfulEncoder(client, batch, bits, pack, new GuidReplacement(), null);
-                case "fast": return new FaithfulEncoder(client, batch, bits, pack, new MinterReplacement(Create("fast", 0)), null);
+                case "fast":
+                case "counter":
+                    return new FaithfulEncoder(client, batch, bits, pack, new BatchFillReplacement(Create(name, 0)), null);
                 case "preset":
-                    // The application sets every ID; the SDK's replacement is never called.
-                    return new FaithfulEncoder(client, batch, bits, pack, new GuidReplacement(), Create("preset", presetCount));
+                    // The application sets every ID: the branch's loop finds none to fill.
+                    return new FaithfulEncoder(client, batch, bits, pack, new BatchFillReplacement(Create("fast", 0)), Create("preset", presetCount));
                 default:
                     throw new ArgumentException("unknown MSG_ID \"" + name + "\" on the faithful path; expected one of " + string.Join(", ", FaithfulNames));
             }
