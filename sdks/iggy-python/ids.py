@@ -2,41 +2,49 @@
 int (an unsigned 128-bit value) or None, and the client replaces a missing or zero id with a
 UUIDv4 of its own (minted in its Rust core, per message, before the frame's checksum).
 
-Each strategy is a maker: given the arm's message count it returns a zero-argument callable that
-gives the next message's `id` argument."""
+Each strategy is a maker: given the arm's message count it returns `fill(n)`, which gives the
+next batch's n `id` arguments at once (one call per batch). The ids come from the lean Python
+producer's minters (../python/mint.py), so they are seeded and reseeded in a forked child as
+those are; importing this module puts that folder on the path, after this one."""
 
-import os
+import pathlib
+import sys
+from functools import partial
+from itertools import repeat
 
-# Bytes fetched per os.urandom call by `fast`: one syscall serves POOL_BYTES // 16 IDs (one page).
-POOL_BYTES = 4096
-ID_BYTES = 16
+LEAN = str(pathlib.Path(__file__).resolve().parent.parent / "python")
+if LEAN not in sys.path:
+    sys.path.append(LEAN)
+from mint import POOL_BYTES, CounterMinter, FastMinter, PresetMinter  # noqa: E402
+
+# A zero id would make the client mint one; `fast` and `preset` give one with probability 2^-128
+# and `counter` only from a start of 0, and the id is then still unique.
+_as_int = partial(int.from_bytes, byteorder="little")
 
 
 def sdk_ids(count):
     """No id: the client mints its own (the SDK's path)."""
-    return lambda: None
+    return partial(repeat, None)
 
 
 def fast_ids(count, pool_bytes=POOL_BYTES):
-    """OS randomness fetched a pool at a time and cut into 128-bit ints."""
-    urandom, from_bytes = os.urandom, int.from_bytes
-
-    def pools():
-        while True:
-            pool = urandom(pool_bytes)
-            for start in range(0, pool_bytes, ID_BYTES):
-                # A zero id would make the client mint one; it has probability 2^-128, and the
-                # id is then still unique.
-                yield from_bytes(pool[start:start + ID_BYTES], "little")
-
-    return pools().__next__
+    """`fast`'s batch fill: the batch's 16-byte ids cut from the os.urandom pool at once, each
+    read as a 128-bit int as the batch's messages are built."""
+    fill = FastMinter(pool_bytes).fill
+    return lambda n: map(int.from_bytes, fill(n), repeat("little", n))
 
 
 def preset_ids(count):
-    """Every id of the arm minted with `fast` before the first send; the hot path hands them out."""
-    mint = fast_ids(count)
-    return iter([mint() for _ in range(count)]).__next__
+    """Every id of the arm made with `fast` before the first send; the hot path hands them out."""
+    return PresetMinter(count, cast=_as_int).fill
+
+
+def counter_ids(count):
+    """A floor, never a default: the lean `counter`'s values (a per-process counter from a random
+    start, not collision-safe across processes)."""
+    return CounterMinter().values
 
 
 # `uuid` is the SDK's path under the name the lean rows give it, as in the `iggy` row.
-STRATEGIES = {"sdk": sdk_ids, "uuid": sdk_ids, "fast": fast_ids, "preset": preset_ids}
+STRATEGIES = {"sdk": sdk_ids, "uuid": sdk_ids, "fast": fast_ids, "preset": preset_ids,
+              "counter": counter_ids}

@@ -6,19 +6,16 @@ flight. Prints one JSON result line; any error is one `error: ...` line and exit
 import asyncio
 import json
 import os
-import pathlib
 import sys
 import time
 
-from ids import STRATEGIES
-
 # The contract's settings, paired mode's block order, the payloads and the run's clock work are
-# the lean Python producer's modules; this folder's own modules stay first on the path.
-sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "python"))
-from blocks import block_orders  # noqa: E402
-from payload import payload  # noqa: E402
-from settings import SettingsError, settings_from_env  # noqa: E402
-from timing import percentile, spin  # noqa: E402
+# the lean Python producer's modules, on the path (after this folder) once `ids` is imported.
+from ids import STRATEGIES
+from blocks import block_orders
+from payload import payload
+from settings import SettingsError, settings_from_env
+from timing import percentile, spin
 
 SDK = "iggy-python"
 SEND_PATHS = ("faithful",)  # the released client's own send path
@@ -39,7 +36,7 @@ class Arm:
 
     def __init__(self, msg_id, messages, injected):
         self.msg_id = msg_id
-        self.next_id = STRATEGIES[msg_id](messages)
+        self.fill_ids = STRATEGIES[msg_id](messages)
         self.injected = injected  # the arm at INJECT_ARM, with INJECT_NS above 0
         self.injected_ns = 0
         self.batch_ns = []
@@ -75,8 +72,8 @@ class Sender:
         s, iggy = self.settings, self.iggy
         started = time.perf_counter_ns()
         injected = spin(started, s.injected_ns_per_batch(count)) if arm.injected else 0
-        messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=arm.next_id())
-                    for seq in range(self.seq, self.seq + count)]
+        messages = [iggy.SendMessage(payload(s.bits, s.pack, seq), id=message_id)
+                    for seq, message_id in zip(range(self.seq, self.seq + count), arm.fill_ids(count))]
         sent = time.perf_counter_ns()
         await bounded("SEND_MESSAGES", s.server, self.client.send_messages(STREAM, TOPIC, PARTITION, messages))
         acked = time.perf_counter_ns()

@@ -62,7 +62,7 @@ def totals(log):
 
 
 def test_every_arm_delivers_each_message_exactly_once(sink):
-    for msg_id in ("sdk", "fast", "preset"):
+    for msg_id in ("sdk", "fast", "preset", "counter"):
         r = result_of(produce(sink.address, MSG_ID=msg_id))
         assert (r["sdk"], r["msg_id"], r["send_path"]) == ("iggy-python", msg_id, "faithful")
         assert (r["messages"], r["warmup"], r["timed_messages"]) == (5000, 500, 4500)
@@ -78,10 +78,10 @@ def test_every_arm_delivers_each_message_exactly_once(sink):
     assert paired["arms"][0]["injected_ns"] == 0 and paired["arms"][1]["injected_ns"] >= 4500 * 2000
     log = sink.stop()
     t = totals(log)
-    assert (t["connections"], t["messages"], t["duplicates"], t["gaps"], t["unexpected_payloads"]) == (4, 25000, 0, 0, 0), t
+    assert (t["connections"], t["messages"], t["duplicates"], t["gaps"], t["unexpected_payloads"]) == (5, 30000, 0, 0, 0), t
     assert (t["rejected_frames"], t["checksum_failures"]) == (0, 0), t
     closed = sorted(line.split(" closed after ")[1] for line in log if " closed after " in line)
-    assert closed == ["10000 messages"] + ["5000 messages"] * 3, log
+    assert closed == ["10000 messages"] + ["5000 messages"] * 4, log
 
 
 def test_a_foreign_payload_is_refused_with_a_payload_error_and_one_sink_line(sink):

@@ -1,12 +1,13 @@
 """The row's own parts against the shared vectors and the contract's error forms."""
 
 import json
+import os
 import pathlib
 from itertools import islice
 
 import pytest
 
-from ids import STRATEGIES, fast_ids, preset_ids, sdk_ids
+from ids import STRATEGIES, counter_ids, fast_ids, preset_ids, sdk_ids
 from producer import SEND_PATHS, SettingsError, block_orders, payload, settings_from_env
 
 VECTORS = json.loads((pathlib.Path(__file__).parent.parent / "vectors.json").read_text())
@@ -24,16 +25,48 @@ def test_payloads_match_the_vectors():
         assert payload(case["bits"], case["pack"], int(case["seq"])).hex() == case["hex"], case
 
 
+def ids_of(fill, *counts):
+    return [value for count in counts for value in fill(count)]
+
+
 def test_ids_are_what_the_api_takes():
-    assert sdk_ids(3)() is None, "no id: the client mints its own"
-    fast = fast_ids(100, pool_bytes=32)
-    values = [fast() for _ in range(5)]
-    assert all(isinstance(v, int) and 0 <= v < 1 << 128 for v in values)
-    assert len(set(values)) == 5, "a new pool after two ids"
+    assert list(sdk_ids(3)(2)) == [None, None], "no id: the client mints its own"
+    for fill in (fast_ids(100, pool_bytes=32), preset_ids(100), counter_ids(100)):
+        values = ids_of(fill, 1, 3, 2)
+        assert len(values) == 6 and len(set(values)) == 6, "a new pool after two ids"
+        assert all(type(v) is int and 0 <= v < 1 << 128 for v in values)
     preset = preset_ids(4)
-    assert len({preset() for _ in range(4)}) == 4
-    with pytest.raises(StopIteration):
-        preset()
+    assert len(set(ids_of(preset, 3, 1))) == 4
+    with pytest.raises(IndexError):
+        preset(1)
+
+
+def test_counter_ids_count_up():
+    values = ids_of(counter_ids(10), 3, 2)
+    assert values == list(range(values[0], values[0] + 5))
+
+
+@pytest.mark.parametrize("make", [fast_ids, preset_ids, counter_ids])
+def test_a_forked_child_sends_none_of_its_parents_ids(make):
+    fill = make(200)
+    fill(3)  # a pool part used, a preset part handed out
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        status = 1
+        try:
+            with os.fdopen(write, "w") as out:
+                out.write(" ".join(map(str, ids_of(fill, 50, 1))))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        theirs = {int(value) for value in pipe.read().split()}
+    assert os.waitpid(child, 0)[1] == 0
+    ours = set(ids_of(fill, 50, 1))
+    assert len(ours) == len(theirs) == 51
+    assert not ours & theirs
 
 
 def error(**changes):
@@ -44,7 +77,7 @@ def error(**changes):
 
 def test_an_unknown_msg_id_lists_every_name_in_the_contract_form():
     assert error(MSG_ID="md5") == f"MSG_ID=md5 is unknown; expected one of {', '.join(STRATEGIES)}"
-    assert error(MSG_ID="md5") == "MSG_ID=md5 is unknown; expected one of sdk, uuid, fast, preset"
+    assert error(MSG_ID="md5") == "MSG_ID=md5 is unknown; expected one of sdk, uuid, fast, preset, counter"
 
 
 def test_bad_settings_name_the_setting():

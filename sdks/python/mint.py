@@ -1,67 +1,241 @@
-"""Message-ID minting strategies. Each maker returns a zero-argument callable that gives the next
-16-byte ID as `bytes`, so the producer's hot path is one call whatever the strategy."""
+"""Message-ID minting strategies. Each maker returns a minter: `fill(n)` gives the next n 16-byte
+IDs at once, as a tuple of `bytes` (the producer calls it once per batch and reads the IDs per
+message as it encodes), and `mint()` gives one, the single-ID path, from the same stream.
 
+A minter with state of its own seeds it from the OS when it is made and again in a forked child
+(one os.register_at_fork hook for all live minters), so a child never repeats its parent's IDs.
+A minter serves one arm on one thread: none is shared."""
+
+import hashlib
 import os
 import random
+import secrets
+import struct
 import uuid
-from functools import partial
-from itertools import chain
+import weakref
+from functools import lru_cache
 
 from message_id import ID_BYTES
 
-# Bytes fetched per os.urandom call by `fast`: one syscall serves POOL_BYTES // 16 IDs. Chosen by
-# measurement (bench_mint.py's fast-pool-* rows, results/sdk-python-mint.md): 256 B pools were the
-# slowest or near it in every run, while 1 KiB to 64 KiB stay within noise of each other on a
-# shared 2-core machine, so one 4 KiB page.
-POOL_BYTES = 4096
+# Keystream bytes fetched per os.urandom call by `fast`: one getrandom call serves POOL_BYTES // 16
+# IDs, so small batches share a call. At the runner's default batch (1000 IDs) a pool smaller
+# than a batch, one call per batch, measures the same (bench_mint.py's fast-pool-4096 row): the
+# kernel's bytes cost, not its calls, so the pool is sized for small batches.
+POOL_BYTES = 65536
+# The most IDs one struct cuts at once: a Struct holds one format code per ID, so a larger fill
+# (a `preset` arm's whole run) is cut in pieces rather than compiled into one huge Struct.
+MAX_CUT_IDS = 4096
+# A counter starts below this, so its 16-byte lanes never carry into each other in a fill and it
+# never passes 2^128 within 2^64 IDs.
+COUNTER_STARTS = (1 << 128) - (1 << 64)
+
+_live = weakref.WeakSet()
 
 
-def uuid_mint():
-    """The SDK's path before the fix: a UUIDv4 object per ID (os.urandom(16) plus object work)."""
-    uuid4 = uuid.uuid4
-
-    def mint():
-        return uuid4().int.to_bytes(ID_BYTES, "little")
-
-    return mint
+def _reseed_in_child():
+    for minter in list(_live):
+        minter.reseed()
 
 
-def fast_mint(pool_bytes=POOL_BYTES):
-    """The chosen fast path: OS randomness fetched a pool at a time and sliced 16 bytes per ID."""
-    if pool_bytes < ID_BYTES or pool_bytes % ID_BYTES:
-        raise ValueError(f"pool_bytes must be a positive multiple of {ID_BYTES}, got {pool_bytes}")
-    cuts = [slice(start, start + ID_BYTES) for start in range(0, pool_bytes, ID_BYTES)]
-
-    def pools():
-        # map and chain slice in C; this generator resumes once per pool, not once per ID
-        # (about 10% less per ID than yielding each slice from here).
-        urandom = os.urandom
-        while True:
-            yield map(urandom(pool_bytes).__getitem__, cuts)
-
-    return chain.from_iterable(pools()).__next__
+os.register_at_fork(after_in_child=_reseed_in_child)
 
 
-def mt_mint():
-    """Mersenne Twister seeded from the OS once per producer. Fast but predictable: its 19937-bit
-    state can be recovered from 624 outputs, so later IDs can be guessed."""
-    return partial(random.Random(os.urandom(32)).randbytes, ID_BYTES)
+@lru_cache(maxsize=8)
+def _cutter(count):
+    return struct.Struct(f"{ID_BYTES}s" * count).unpack
 
 
-def preset_mint(count):
-    """Every ID of the run minted with `fast` up front; the hot path only hands them out."""
-    mint = fast_mint()
-    return iter([mint() for _ in range(count)]).__next__
+def split_ids(data):
+    """The 16-byte IDs that `data` holds back to back, as a tuple, cut in C (one struct unpack
+    makes every `bytes` object: cheaper than a slice per ID)."""
+    count = len(data) // ID_BYTES
+    if count <= MAX_CUT_IDS:
+        return _cutter(count)(data)
+    step = MAX_CUT_IDS * ID_BYTES
+    return tuple(cut for at in range(0, len(data), step) for cut in split_ids(data[at:at + step]))
+
+
+class _Minter:
+    """Seeds itself now and again in a forked child; subclasses define `reseed`."""
+
+    def __init__(self):
+        self.reseed()
+        _live.add(self)
+
+
+class UuidMinter:
+    """The SDK's path before the fix: a UUIDv4 object per ID (os.urandom(16) plus object work).
+    No state of its own: every ID comes from the kernel's generator."""
+
+    def mint(self):
+        return uuid.uuid4().int.to_bytes(ID_BYTES, "little")
+
+    def fill(self, count):
+        return tuple(self.mint() for _ in range(count))
+
+
+class FastMinter(_Minter):
+    """The chosen fast path: a pool of os.urandom keystream, refilled POOL_BYTES at a time and
+    cut into IDs a batch at a time. No state but the pool, which a forked child drops: the
+    child's IDs come from the kernel's generator, like every pool refill."""
+
+    def __init__(self, pool_bytes=POOL_BYTES):
+        if pool_bytes < ID_BYTES or pool_bytes % ID_BYTES:
+            raise ValueError(
+                f"pool_bytes must be a positive multiple of {ID_BYTES}, got {pool_bytes}")
+        self._pool_bytes = pool_bytes
+        super().__init__()
+
+    def reseed(self):
+        self._pool, self._at = b"", 0
+
+    def _keystream(self, pools):
+        return os.urandom(pools * self._pool_bytes)
+
+    def _take(self, size):
+        end = self._at + size
+        if end > len(self._pool):
+            # Whole pools after what is left of this one: the stream is the same however it is cut.
+            pools = -(-(end - len(self._pool)) // self._pool_bytes)
+            self._pool = self._pool[self._at:] + self._keystream(pools)
+            self._at, end = 0, size
+        taken = self._pool[self._at:end]
+        self._at = end
+        return taken
+
+    def mint(self):
+        return self._take(ID_BYTES)
+
+    def fill(self, count):
+        return split_ids(self._take(count * ID_BYTES))
+
+
+class ShakeMinter(FastMinter):
+    """An alternate keystream for `fast`'s pool, in the benchmark only: SHAKE-128 keyed with 256
+    bits from the OS, pool i being SHAKE-128(key || i as 8 little-endian bytes). Quicker than
+    the kernel's generator where getrandom is slow, but a construction of our own where `fast`
+    takes the kernel's. A forked child takes a new key. `key` fixes the stream (tests)."""
+
+    def __init__(self, pool_bytes=POOL_BYTES, key=None):
+        self._key = key
+        super().__init__(pool_bytes)
+
+    def reseed(self):
+        super().reseed()
+        self._shake = hashlib.shake_128(os.urandom(32) if self._key is None else self._key)
+        self._key, self._next_pool = None, 0
+
+    def _keystream(self, pools):
+        first = self._next_pool
+        self._next_pool += pools
+        return b"".join(self._block(index) for index in range(first, first + pools))
+
+    def _block(self, index):
+        shake = self._shake.copy()
+        shake.update(index.to_bytes(8, "little"))
+        return shake.digest(self._pool_bytes)
+
+
+class MtMinter(_Minter):
+    """Mersenne Twister seeded with 256 bits from the OS. Fast but predictable: its 19937-bit
+    state can be recovered from 624 outputs, so later IDs can be guessed. `seed` fixes the
+    stream (tests); a forked child reseeds from the OS."""
+
+    def __init__(self, seed=None):
+        self._seed = seed
+        super().__init__()
+
+    def reseed(self):
+        self._random = random.Random(os.urandom(32) if self._seed is None else self._seed)
+        self._seed = None
+
+    def mint(self):
+        return self._random.randbytes(ID_BYTES)
+
+    def fill(self, count):
+        # randbytes(16 n) is randbytes(16) n times over: the same 32-bit words in the same order.
+        return split_ids(self._random.randbytes(count * ID_BYTES))
+
+
+@lru_cache(maxsize=8)
+def _lanes(count):
+    """(ones, steps): the integers whose 16-byte little-endian lanes i < count hold 1 and i."""
+    ones = int.from_bytes((b"\1" + bytes(ID_BYTES - 1)) * count, "little")
+    steps = int.from_bytes(b"".join(i.to_bytes(ID_BYTES, "little") for i in range(count)), "little")
+    return ones, steps
+
+
+class CounterMinter(_Minter):
+    """A floor, never a default: a per-process counter from a random start below COUNTER_STARTS,
+    which costs about nothing per ID. Two processes can overlap, so it is not collision-safe
+    across processes; a forked child restarts from a new random value. `start` fixes the stream
+    (tests)."""
+
+    def __init__(self, start=None):
+        self._start = start
+        super().__init__()
+
+    def reseed(self):
+        self._next = secrets.randbelow(COUNTER_STARTS) if self._start is None else self._start
+        self._start = None
+
+    def values(self, count):
+        """The next `count` counter values as ints."""
+        first = self._next
+        self._next += count
+        return range(first, first + count)
+
+    def mint(self):
+        return self.values(1)[0].to_bytes(ID_BYTES, "little")
+
+    def fill(self, count):
+        # One integer holds the whole batch, lane i being first + i: two big-integer operations
+        # and one conversion per batch instead of one per ID.
+        ones, steps = _lanes(count)
+        first = self.values(count)[0]
+        return split_ids((first * ones + steps).to_bytes(count * ID_BYTES, "little"))
+
+
+class PresetMinter:
+    """Every ID of the run minted with `fast` before the first batch; `fill` only hands them out.
+    `cast` turns each ID into the form the caller sends (default: the 16 bytes)."""
+
+    def __init__(self, count, cast=None):
+        self._cast = cast
+        self._ids, self._at = self._minted(count), 0
+        _live.add(self)
+
+    def _minted(self, count):
+        ids = FastMinter().fill(count)
+        return ids if self._cast is None else tuple(map(self._cast, ids))
+
+    def reseed(self):
+        """In a forked child the IDs not handed out yet are the parent's too: mints them anew,
+        from a pool of the child's own."""
+        self._ids, self._at = self._minted(len(self._ids) - self._at), 0
+
+    def mint(self):
+        return self.fill(1)[0]
+
+    def fill(self, count):
+        if self._at + count > len(self._ids):
+            raise IndexError(
+                f"preset holds {len(self._ids)} IDs, {self._at} handed out, {count} asked")
+        ids = self._ids[self._at:self._at + count]
+        self._at += count
+        return ids
 
 
 STRATEGIES = {
-    "uuid": lambda count: uuid_mint(),
-    "fast": lambda count: fast_mint(),
-    "mt": lambda count: mt_mint(),
-    "preset": preset_mint,
+    "uuid": lambda count: UuidMinter(),
+    "fast": lambda count: FastMinter(),
+    "mt": lambda count: MtMinter(),
+    "preset": PresetMinter,
+    "counter": lambda count: CounterMinter(),
 }
 
 
-def make_mint(name, count):
-    """The strategy `name` ready to mint `count` IDs; KeyError names an unknown strategy."""
+def make_minter(name, count):
+    """The minter of strategy `name`, ready to mint `count` IDs; KeyError names an unknown
+    strategy."""
     return STRATEGIES[name](count)

@@ -9,7 +9,7 @@ import time
 
 from blocks import block_orders
 from connection import Connection, ServerError
-from mint import STRATEGIES, make_mint
+from mint import STRATEGIES, make_minter
 from settings import SettingsError, settings_from_env
 from timing import clock, percentile, spin
 from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, encode_login,
@@ -29,10 +29,10 @@ def random_nonzero_u128():
 
 def run(settings):
     # Before connecting, so `preset` arms mint all their IDs before the first batch.
-    mints = [make_mint(name, settings.messages) for name in settings.msg_ids]
+    minters = [make_minter(name, settings.messages) for name in settings.msg_ids]
     connection = Connection(settings.host, settings.port, settings.server)
     try:
-        return _produce(connection, settings, mints)
+        return _produce(connection, settings, minters)
     finally:
         connection.close()
 
@@ -48,14 +48,15 @@ class _Sender:
         """Messages in batch (or block) `batch`: the last may be shorter."""
         return min(self.settings.batch, self.settings.messages - batch * self.settings.batch)
 
-    def send(self, arm, count, mint, started=None):
-        """Injects the arm's work if it has some, builds and sends one batch that started at
-        `started` (None: now, the clock read only when there is work to inject); returns the
-        injected work's measured ns and the clock at the send."""
+    def send(self, arm, count, minter, started=None):
+        """Injects the arm's work if it has some, builds and sends one batch, its IDs from one
+        fill of `minter`, that started at `started` (None: now, the clock read only when there is
+        work to inject); returns the injected work's measured ns and the clock at the send."""
         settings = self.settings
         injected = spin(clock() if started is None else started, settings.injected_ns_per_batch(count)) if (
             settings.inject_ns and arm == settings.inject_arm) else 0
-        frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq, count, mint)
+        frame = self.encoder.encode(self.request, time.time_ns() // 1000, self.seq,
+                                    minter.fill(count))
         sent = clock()
         self.connection.request(frame, self.request, OP_SEND_MESSAGES)
         self.request += 1
@@ -63,7 +64,7 @@ class _Sender:
         return injected, sent
 
 
-def _produce(connection, settings, mints):
+def _produce(connection, settings, minters):
     client = random_nonzero_u128()
     reply = connection.request(encode_login(client, random_nonzero_u128()), 0, OP_LOGIN)
     session = login_session(reply) if len(reply) >= 16 else 0
@@ -71,20 +72,20 @@ def _produce(connection, settings, mints):
         raise ServerError(f"server {settings.server} sent a login reply without a session")
     encoder = SendMessagesEncoder(client, session, settings.bits, settings.pack, settings.batch)
     sender = _Sender(connection, encoder, settings)
-    result = _paired(sender, settings, mints) if settings.paired else _one_arm(sender, settings,
-                                                                               mints[0])
+    result = _paired(sender, settings, minters) if settings.paired else _one_arm(sender, settings,
+                                                                                 minters[0])
     connection.request(encode_logout(client, sender.request, session), sender.request, OP_LOGOUT)
     return result
 
 
-def _one_arm(sender, settings, mint):
+def _one_arm(sender, settings, minter):
     for batch in range(settings.warmup_batches):
-        sender.send(0, sender.count(batch), mint)
+        sender.send(0, sender.count(batch), minter)
     # Like the Rust reference, the window opens before the first timed batch is built.
     started = clock()
     round_trips, injected_ns = [], 0
     for batch in range(settings.warmup_batches, settings.total_batches):
-        injected, sent = sender.send(0, sender.count(batch), mint)
+        injected, sent = sender.send(0, sender.count(batch), minter)
         round_trips.append(clock() - sent)
         injected_ns += injected
     elapsed_ns = clock() - started
@@ -99,17 +100,17 @@ def _one_arm(sender, settings, mint):
     }
 
 
-def _paired(sender, settings, mints):
-    batch_ns = [[] for _ in mints]
-    round_trips = [[] for _ in mints]
-    injected_ns = [0 for _ in mints]
-    orders = block_orders(settings.seed, len(mints))
+def _paired(sender, settings, minters):
+    batch_ns = [[] for _ in minters]
+    round_trips = [[] for _ in minters]
+    injected_ns = [0 for _ in minters]
+    orders = block_orders(settings.seed, len(minters))
     for block in range(settings.total_batches):
         count = sender.count(block)
         timed = block >= settings.warmup_batches
         for arm in next(orders):
             started = clock()
-            injected, sent = sender.send(arm, count, mints[arm], started)
+            injected, sent = sender.send(arm, count, minters[arm], started)
             acked = clock()
             if timed:
                 batch_ns[arm].append(acked - started)

@@ -1,39 +1,98 @@
+import os
+from itertools import chain
+
 import pytest
 
-from mint import ID_BYTES, STRATEGIES, fast_mint, make_mint
+from mint import (COUNTER_STARTS, ID_BYTES, MAX_CUT_IDS, STRATEGIES, CounterMinter, FastMinter,
+                  MtMinter, ShakeMinter, make_minter)
+
+# Batch sizes that cross pools, the struct's cut and each other's boundaries.
+CUTS = (1, 3, 7, 2, MAX_CUT_IDS + 5, 4, 64)
+# Every minter the producer or the benchmark makes, by name.
+MINTERS = {**{name: lambda name=name: make_minter(name, 2 * sum(CUTS)) for name in STRATEGIES},
+           "shake": ShakeMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48)}
 
 
-@pytest.mark.parametrize("name", sorted(STRATEGIES))
-def test_every_strategy_mints_distinct_16_byte_ids(name):
-    mint = make_mint(name, 1000)
-    ids = [mint() for _ in range(1000)]
-    assert all(type(minted) is bytes and len(minted) == ID_BYTES for minted in ids)
+def is_id(value):
+    return type(value) is bytes and len(value) == ID_BYTES
+
+
+def test_the_producers_names_are_the_runners():
+    assert list(STRATEGIES) == ["uuid", "fast", "mt", "preset", "counter"]
+
+
+@pytest.mark.parametrize("name", sorted(MINTERS))
+def test_fill_and_mint_give_distinct_16_byte_ids(name):
+    minter = MINTERS[name]()
+    batches = [minter.fill(count) for count in CUTS]
+    assert [len(batch) for batch in batches] == list(CUTS)
+    ids = [*chain.from_iterable(batches), *(minter.mint() for _ in range(sum(CUTS)))]
+    assert all(map(is_id, ids))
     assert len(set(ids)) == len(ids)
 
 
-def test_fast_refills_its_pool():
-    mint = fast_mint(pool_bytes=32)
-    ids = [mint() for _ in range(10)]
-    assert len(set(ids)) == 10
+@pytest.mark.parametrize("make", [lambda: MtMinter(seed=7), lambda: CounterMinter(start=7 << 64),
+                                  lambda: ShakeMinter(pool_bytes=64, key=bytes(range(32)))],
+                         ids=["mt", "counter", "shake"])
+def test_a_seeded_fill_is_the_single_id_stream(make):
+    filled, single = make(), make()
+    batches = list(chain.from_iterable(filled.fill(count) for count in CUTS))
+    assert batches == [single.mint() for _ in range(sum(CUTS))]
+
+
+@pytest.mark.parametrize("name", sorted(MINTERS))
+def test_a_forked_child_mints_none_of_its_parents_ids(name):
+    minter = MINTERS[name]()
+    minter.fill(3)  # a pool part used, a preset part handed out
+    count = sum(CUTS)
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        status = 1
+        try:
+            with os.fdopen(write, "wb") as out:
+                out.write(b"".join(minter.fill(count - 1) + (minter.mint(),)))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read()
+    assert os.waitpid(child, 0)[1] == 0
+    ours = set(minter.fill(count - 1) + (minter.mint(),))
+    theirs = {theirs[at:at + ID_BYTES] for at in range(0, len(theirs), ID_BYTES)}
+    assert len(theirs) == len(ours) == count
+    assert not ours & theirs
+
+
+def test_counter_counts_up_from_a_random_start_in_16_little_endian_bytes():
+    minter = CounterMinter(start=(1 << 64) - 2)
+    ids = minter.fill(3) + (minter.mint(),)
+    assert [int.from_bytes(value, "little") for value in ids] == [
+        (1 << 64) + n for n in range(-2, 2)]
+    assert list(minter.values(2)) == [(1 << 64) + 2, (1 << 64) + 3]
+    starts = [CounterMinter().values(1)[0] for _ in range(2)]
+    assert starts[0] != starts[1] and all(0 <= start < COUNTER_STARTS for start in starts)
 
 
 def test_fast_rejects_a_pool_that_is_not_whole_ids():
     with pytest.raises(ValueError):
-        fast_mint(pool_bytes=24)
+        FastMinter(pool_bytes=24)
 
 
-def test_preset_mints_exactly_the_run():
-    mint = make_mint("preset", 3)
-    for _ in range(3):
-        mint()
-    with pytest.raises(StopIteration):
-        mint()
+def test_preset_hands_out_exactly_the_run_in_any_form():
+    minter = make_minter("preset", 5)
+    assert len(minter.fill(2) + minter.fill(3)) == 5
+    with pytest.raises(IndexError):
+        minter.fill(1)
+    as_ints = STRATEGIES["preset"](3, cast=int.from_bytes)
+    assert all(type(value) is int for value in as_ints.fill(3))
 
 
 def test_mt_producers_are_seeded_apart():
-    assert make_mint("mt", 1)() != make_mint("mt", 1)()
+    assert make_minter("mt", 1).mint() != make_minter("mt", 1).mint()
 
 
 def test_unknown_strategy():
     with pytest.raises(KeyError):
-        make_mint("nope", 1)
+        make_minter("nope", 1)

@@ -29,7 +29,7 @@ def free_port():
         return probe.getsockname()[1]
 
 
-@pytest.mark.parametrize("msg_id", ["uuid", "fast", "mt", "preset"])
+@pytest.mark.parametrize("msg_id", ["uuid", "fast", "mt", "preset", "counter"])
 def test_sends_every_message_once_in_order_and_prints_the_result(msg_id):
     sink = FakeSink(bits=13, pack=3)
     finished = run_producer(sink.server, MSG_ID=msg_id)
@@ -118,7 +118,7 @@ def test_inject_ns_is_a_decimal_spun_to_the_nearest_ns_per_batch():
 
 def test_unknown_msg_id_lists_the_accepted_names():
     finished = run_producer("127.0.0.1:1", MSG_ID="guid")
-    assert finished.stderr == "error: MSG_ID=guid is unknown; expected one of uuid, fast, mt, preset\n"
+    assert finished.stderr == "error: MSG_ID=guid is unknown; expected one of uuid, fast, mt, preset, counter\n"
 
 
 @pytest.mark.parametrize("overrides, named", [

@@ -74,8 +74,7 @@ def test_send_messages_frame(case):
     ids = [serialize_message_id(text) for text in case["ids"]]
     encoder = SendMessagesEncoder(int(case["client"]), case["session"], case["bits"], case["pack"],
                                   len(ids))
-    frame = encoder.encode(case["request"], case["origin_timestamp"], case["first_seq"], len(ids),
-                           iter(ids).__next__)
+    frame = encoder.encode(case["request"], case["origin_timestamp"], case["first_seq"], ids)
     assert bytes(frame).hex() == case["hex"]
 
 

@@ -1,6 +1,5 @@
 import pytest
 
-from mint import fast_mint
 from payload import payload, value_stream
 from wire import SendMessagesEncoder
 
@@ -29,13 +28,13 @@ def test_value_stream_windows_are_the_payloads():
 def test_a_shorter_batch_after_a_longer_one_carries_nothing_stale():
     ids = [bytes([n]) * 16 for n in range(1, 9)]
     reused = SendMessagesEncoder(9, 8, 42, 2, 5)
-    reused.encode(1, 1000, 0, 5, iter(ids).__next__)
-    short = bytes(reused.encode(2, 2000, 5, 3, iter(ids[5:]).__next__))
+    reused.encode(1, 1000, 0, ids[:5])
+    short = bytes(reused.encode(2, 2000, 5, ids[5:]))
     fresh = SendMessagesEncoder(9, 8, 42, 2, 5)
-    assert short == bytes(fresh.encode(2, 2000, 5, 3, iter(ids[5:]).__next__))
+    assert short == bytes(fresh.encode(2, 2000, 5, ids[5:]))
     assert len(short) == 256 + 4 + 22 + 256 + 3 * (48 + 12)
 
 
 def test_encode_refuses_more_than_its_capacity():
     with pytest.raises(ValueError):
-        SendMessagesEncoder(9, 8, 42, 1, 2).encode(1, 0, 0, 3, fast_mint())
+        SendMessagesEncoder(9, 8, 42, 1, 2).encode(1, 0, 0, [bytes(16)] * 3)

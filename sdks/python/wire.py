@@ -101,9 +101,11 @@ class SendMessagesEncoder:
         self._capacity = capacity
         self._sum_structs = {}
 
-    def encode(self, request, origin_timestamp, first_seq, count, mint):
-        """The frame of messages first_seq .. first_seq+count-1 with IDs from `mint()`, as a view
-        into the reused buffer (valid until the next call)."""
+    def encode(self, request, origin_timestamp, first_seq, ids):
+        """The frame of messages first_seq, first_seq+1, ... with the batch's IDs `ids` (16 bytes
+        each, one per message, in order), as a view into the reused buffer (valid until the next
+        call)."""
+        count = len(ids)
         if not 1 <= count <= self._capacity:
             raise ValueError(f"count must be in 1..={self._capacity}, got {count}")
         buf, view = self._buf, self._view
@@ -114,9 +116,9 @@ class SendMessagesEncoder:
         checksums = []
         add_checksum = checksums.append
         start = _BATCH_AT + BATCH_HEADER_BYTES
-        for index in range(count):
+        for index, message_id in enumerate(ids):
             end = start + frame_bytes
-            pack_fields(buf, start + 8, mint(), index, 0, 0, payload_bytes, 0)
+            pack_fields(buf, start + 8, message_id, index, 0, 0, payload_bytes, 0)
             at = index * width
             buf[start + MESSAGE_HEADER_BYTES:end] = stream[at:at + payload_bytes]
             checksum = xxh3(view[start + 8:end])
