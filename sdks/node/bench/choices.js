@@ -1,11 +1,13 @@
-// The measurements behind two choices, printed, not recorded: the fast pool's size
-// (DEFAULT_POOL_BYTES in src/mint.js) and the XXH3 library of the lean path (src/xxh3.js), at the
-// sizes a producer hashes. Run from the repo root: node sdks/node/bench/choices.js
+// The measurements behind three choices, printed, not recorded: the fast pool's size
+// (DEFAULT_POOL_BYTES in src/mint.js), a batch's IDs copied out of that pool rather than one
+// randomFillSync per batch (RandomPool#fill), and the XXH3 library of the lean path (src/xxh3.js),
+// at the sizes a producer hashes. Run from the repo root: node sdks/node/bench/choices.js
 
+import { randomFillSync } from 'node:crypto';
 import { xxh3 as nodeRsXxh3 } from '@node-rs/xxhash';
 import { RandomPool } from '../src/mint.js';
 import { writeXxh3 } from '../src/xxh3.js';
-import { batchWriter, IDS_PER_RUN, nsPerItem } from './mint-bench.js';
+import { BATCH_IDS, batchFiller, frameWriter, IDS_PER_RUN, nsPerItem } from './mint-bench.js';
 
 function xxh3Cases(length, hashesPerRun) {
   const source = Buffer.alloc(8 + length);
@@ -21,10 +23,18 @@ function xxh3Cases(length, hashesPerRun) {
   ];
 }
 
+// Pools stop at 256 KiB: a run (IDS_PER_RUN IDs) must hold at least one refill, or the median skips them.
 const groups = [
   {
-    name: 'fast pool size, ns per ID',
-    cases: [1, 4, 16, 64, 256, 1024].map((kib) => ({ name: `${kib} KiB`, run: batchWriter(new RandomPool(kib * 1024)), items: IDS_PER_RUN })),
+    name: 'fast pool size, one ID per call (lean), ns per ID',
+    cases: [1, 4, 16, 64, 256].map((kib) => ({ name: `${kib} KiB`, run: frameWriter(new RandomPool(kib * 1024)), items: IDS_PER_RUN })),
+  },
+  {
+    name: `a batch of ${BATCH_IDS} IDs per call (faithful), ns per ID`,
+    cases: [
+      { name: 'one randomFillSync per batch, into it', run: batchFiller({ fill: (ids) => randomFillSync(ids) }), items: IDS_PER_RUN },
+      ...[16, 64, 256].map((kib) => ({ name: `copied out of a ${kib} KiB pool`, run: batchFiller(new RandomPool(kib * 1024)), items: IDS_PER_RUN })),
+    ],
   },
   { name: 'xxh3 of a message, BITS=42 PACK=1 (46 B), ns per hash', cases: xxh3Cases(46, 1000) },
   { name: 'xxh3 of a message, BITS=42 PACK=167 (1042 B), ns per hash', cases: xxh3Cases(1042, 100) },

@@ -11,10 +11,10 @@ import {
   SEND_MESSAGES_METADATA, writeHeader,
 } from './frames.js';
 import { MESSAGE_ID_BYTES } from './message-id.js';
-import { PresetIds, RandomPool } from './mint.js';
+import { CounterIds, PresetIds, RandomPool } from './mint.js';
 import { payloadLength, writePayload } from './payload.js';
 
-export const FAITHFUL_STRATEGIES = Object.freeze(['uuid', 'fast', 'preset']);
+export const FAITHFUL_STRATEGIES = Object.freeze(['uuid', 'fast', 'preset', 'counter']);
 
 const U64_MASK = (1n << 64n) - 1n;
 const MAX_TIMESTAMP_DELTA = 0xffffffffn;
@@ -112,29 +112,46 @@ export function encodeMessagesBatch(messages) {
 
 /**
  * An arm's IDs on the faithful path: `messageId()` is what the application puts in each message
- * object (no id, or a preset bigint), `mintZeroId()` what the SDK mints for a zero one.
+ * object (no id, or a preset bigint), `mintZeroId()` what the SDK mints for a zero one, and
+ * `startBatch(messages)`, where present, what the send path calls once per batch before its ids.
  * @param {{ messages?: number, uuidSource?: () => string }} options
  */
 export function createFaithfulMinter(name, { messages = 0, uuidSource = uuidv4 } = {}) {
   switch (name) {
     case 'uuid':
       return { messageId: () => undefined, mintZeroId: uuidIdMinter(uuidSource) };
-    case 'fast': {
-      const pool = new RandomPool();
-      return {
-        messageId: () => undefined,
-        mintZeroId: () => {
-          const id = Buffer.allocUnsafe(MESSAGE_ID_BYTES);
-          pool.writeId(id, 0);
-          return id;
-        },
-      };
-    }
+    case 'fast':
+      return batchMinter(new RandomPool());
+    case 'counter':
+      return batchMinter(new CounterIds());
     case 'preset':
       return presetBigints(messages, uuidIdMinter(uuidSource));
     default:
       throw new Error(`MSG_ID=${name} is unknown; expected one of ${FAITHFUL_STRATEGIES.join(', ')}`);
   }
+}
+
+// The SDK's path with our minter in place of the UUID: the ids of every message that needs one
+// (no id, or zero) filled in one call per batch into a reused buffer, then handed out by offset.
+export function batchMinter(source) {
+  let ids = Buffer.alloc(0);
+  let next = 0;
+  let end = 0;
+  return {
+    messageId: () => undefined,
+    startBatch(messages) {
+      let zeroIds = 0;
+      for (const { id } of messages) if (!id) zeroIds++;
+      end = zeroIds * MESSAGE_ID_BYTES;
+      if (ids.length < end) ids = Buffer.allocUnsafe(end);
+      source.fill(ids, 0, zeroIds);
+      next = 0;
+    },
+    mintZeroId: () => {
+      if (next === end) throw new Error('more zero ids than the batch had when it started');
+      return ids.subarray(next, (next += MESSAGE_ID_BYTES));
+    },
+  };
 }
 
 // IDs minted with fast before the window and turned into bigints, the form the SDK's API takes for
@@ -173,11 +190,12 @@ export class FaithfulEncoder {
       writePayload(payload, 0, firstSeq + index, this.bits, this.pack);
       messages[index] = { id: minter.messageId(), payload, originTimestamp: timestamp };
     }
-    return this.sendMessages(request, messages, minter.mintZeroId);
+    return this.sendMessages(request, messages, minter);
   }
 
   // The SDK's side of a send: each message object mapped to the one it encodes, then the batch.
-  sendMessages(request, messages, mintZeroId) {
+  sendMessages(request, messages, { startBatch, mintZeroId }) {
+    startBatch?.(messages);
     const batch = encodeMessagesBatch(messages.map(({ id, payload, userHeaders, originTimestamp }) => ({
       id: resolveMessageId(id, mintZeroId),
       payload,

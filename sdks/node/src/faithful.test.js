@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createFaithfulMinter, FaithfulEncoder, resolveMessageId, uuidIdMinter } from './faithful.js';
+import { batchMinter, createFaithfulMinter, FaithfulEncoder, resolveMessageId, uuidIdMinter } from './faithful.js';
 import { SendMessagesEncoder } from './frames.js';
 import { serializeMessageId } from './message-id.js';
 import { hex, vectors } from './vectors.fixture.js';
@@ -56,7 +56,8 @@ test('faithful and lean frames are the same bytes for the same IDs, batch after 
     const batch = { request, originTimestamp: 1764460800000000 + request, firstSeq, count };
     const mintedIds = [];
     const faithfulFrame = faithful.encode({
-      ...batch, minter: { messageId: fast.messageId, mintZeroId: () => mintedIds[mintedIds.push(fast.mintZeroId()) - 1] },
+      ...batch,
+      minter: { ...fast, mintZeroId: () => mintedIds[mintedIds.push(fast.mintZeroId()) - 1] },
     });
     const leanFrame = lean.encode({ ...batch, minter: { writeId: (target, offset) => mintedIds.shift().copy(target, offset) } });
     assert.equal(hex(faithfulFrame), hex(leanFrame), `request ${request}`);
@@ -94,15 +95,39 @@ test('the SDK serializes the id first, then mints only for a zero one', () => {
   assert.throws(() => resolveMessageId(2n ** 128n, mintZeroId), RangeError);
 });
 
-test('the real uuidv4 gives version-4 ids; fast and preset give distinct non-zero ids', () => {
+test('the real uuidv4 gives version-4 ids; fast, preset and counter give distinct non-zero ids', () => {
   const uuid = uuidIdMinter();
   for (let i = 0; i < 50; i++) assert.equal(uuid().toString('hex')[18], '4');
-  for (const name of ['fast', 'preset']) {
+  for (const name of ['fast', 'preset', 'counter']) {
     const minter = createFaithfulMinter(name, { messages: 2000, uuidSource: neverCalled });
-    const ids = Array.from({ length: 2000 }, () => hex(resolveMessageId(minter.messageId(), minter.mintZeroId)));
+    const messages = Array.from({ length: 2000 }, () => ({ id: minter.messageId() }));
+    minter.startBatch?.(messages);
+    const ids = messages.map(({ id }) => hex(resolveMessageId(id, minter.mintZeroId)));
     assert.equal(new Set(ids).size, 2000, name);
     assert.ok(!ids.includes('00'.repeat(16)), name);
   }
+});
+
+test('fast and counter fill the ids of a batch\'s zero-id messages in one call, handed out in order', () => {
+  const fills = [];
+  let next = 0;
+  const numbered = {
+    fill(target, offset, count) {
+      fills.push(count);
+      for (let i = 0; i < count; i++) target.fill(++next, offset + 16 * i, offset + 16 * i + 16);
+    },
+  };
+  const minter = batchMinter(numbered);
+  const encoder = new FaithfulEncoder({ client: 1n, session: 2n, bits: 42, pack: 1 });
+  const given = 2n ** 100n + 5n;
+  const ids = [undefined, given, 0n, undefined, 0];
+  const first = encoder.sendMessages(1, ids.map((id) => ({ id, payload: Buffer.alloc(6), originTimestamp: 5n })), minter);
+  const second = encoder.sendMessages(2, [{ id: undefined, payload: Buffer.alloc(6), originTimestamp: 5n }], minter);
+  assert.deepEqual(fills, [4, 1]);
+  const byte = (value) => value.toString(16).padStart(2, '0').repeat(16);
+  assert.deepEqual(frameIds(first, 5, 6), [byte(1), hex(resolveMessageId(given, neverCalled)), byte(2), byte(3), byte(4)]);
+  assert.deepEqual(frameIds(second, 1, 6), [byte(5)]);
+  assert.throws(() => minter.mintZeroId(), /more zero ids than the batch had/);
 });
 
 test('preset passes bigints minted before the window, then refuses', () => {
@@ -110,5 +135,5 @@ test('preset passes bigints minted before the window, then refuses', () => {
   const ids = [preset.messageId(), preset.messageId(), preset.messageId()];
   assert.ok(ids.every((id) => typeof id === 'bigint' && id > 0n && id < 2n ** 128n));
   assert.throws(() => preset.messageId(), /preset IDs exhausted after 3 messages/);
-  assert.throws(() => createFaithfulMinter('randomuuid'), /MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset$/);
+  assert.throws(() => createFaithfulMinter('randomuuid'), /MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset, counter$/);
 });

@@ -87,7 +87,7 @@ const PAIRED_ARM_FIELDS = [
   'msg_id', 'timed_messages', 'elapsed_ns', 'msgs_per_sec', 'injected_ns', 'rtt_p50_ns', 'rtt_p99_ns', 'rtt_p999_ns', 'batch_ns',
 ];
 
-const PATHS = { lean: ['uuid', 'randomuuid', 'fast', 'preset'], faithful: ['uuid', 'fast', 'preset'] };
+const PATHS = { lean: ['uuid', 'randomuuid', 'fast', 'preset', 'counter'], faithful: ['uuid', 'fast', 'preset', 'counter'] };
 
 for (const [sendPath, msgIds] of Object.entries(PATHS)) {
   for (const msgId of msgIds) {
@@ -166,8 +166,8 @@ test('paired arms: the round-trip percentiles of their own timed batches, betwee
 
 test('bad settings: one error line, non-zero exit, before connecting', async () => {
   for (const [env, pattern] of [
-    [{ MSG_ID: 'nope' }, /^error: MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset\n$/],
-    [{ MSG_ID: 'randomuuid', SEND_PATH: 'faithful' }, /^error: MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset\n$/],
+    [{ MSG_ID: 'nope' }, /^error: MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset, counter\n$/],
+    [{ MSG_ID: 'randomuuid', SEND_PATH: 'faithful' }, /^error: MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset, counter\n$/],
     [{ SEND_PATH: 'exact' }, /^error: SEND_PATH=exact is unknown; expected one of lean, faithful\n$/],
     [{ PAIRED: '1', MSG_ID: 'fast', SEED: '1' }, /PAIRED=1 needs at least two arms/],
     [{ BITS: '0' }, /BITS=0: must be an integer 1..=64/],

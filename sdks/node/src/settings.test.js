@@ -44,11 +44,11 @@ test('an unknown MSG_ID lists exactly the names of its SEND_PATH', () => {
     }
     return assert.fail('accepted');
   };
-  assert.equal(unknown({ MSG_ID: 'nope' }), 'MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset');
-  assert.equal(unknown({ MSG_ID: 'randomuuid', SEND_PATH: 'faithful' }), 'MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset');
+  assert.equal(unknown({ MSG_ID: 'nope' }), 'MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset, counter');
+  assert.equal(unknown({ MSG_ID: 'randomuuid', SEND_PATH: 'faithful' }), 'MSG_ID=randomuuid is unknown; expected one of uuid, fast, preset, counter');
   assert.equal(unknown({ MSG_ID: 'uuid,nope', PAIRED: '1', SEED: '1' }),
-    'MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset');
-  assert.equal(unknown({ MSG_ID: 'uuid,fast' }), 'MSG_ID=uuid,fast is unknown; expected one of uuid, randomuuid, fast, preset');
+    'MSG_ID=nope is unknown; expected one of uuid, randomuuid, fast, preset, counter');
+  assert.equal(unknown({ MSG_ID: 'uuid,fast' }), 'MSG_ID=uuid,fast is unknown; expected one of uuid, randomuuid, fast, preset, counter');
   assert.equal(unknown({ SEND_PATH: 'exact' }), 'SEND_PATH=exact is unknown; expected one of lean, faithful');
 });
 

@@ -50,6 +50,7 @@ public final class FaithfulEncoder {
         batch.writeIntLE(count);
         batch.writeZero(BATCH_HEADER_BYTES - batch.writerIndex());
 
+        zeroIds.startBatch(messages);
         ByteBuf checksummed = Unpooled.buffer(CHECKSUMMED_HEADER_BYTES + 4 + 8 * count);
         checksummed.writeBytes(batch, 0, CHECKSUMMED_HEADER_BYTES);
         checksummed.writeIntLE(count);
@@ -57,7 +58,7 @@ public final class FaithfulEncoder {
             Message message = messages.get(i);
             int start = batch.writerIndex();
             batch.writeLongLE(0); // checksum, set once the message is in
-            batch.writeBytes(idBytes(message.id()));
+            writeId(batch, message.id());
             batch.writeIntLE(i); // offset_delta
             batch.writeIntLE(0); // timestamp_delta
             batch.writeIntLE(0); // user_headers_length
@@ -78,11 +79,12 @@ public final class FaithfulEncoder {
     }
 
     /** The SDK's ID step: the ID as a BigInteger for its sign; zero is replaced, else its bytes are copied out. */
-    private byte[] idBytes(UuidMessageId id) {
+    private void writeId(ByteBuf batch, UuidMessageId id) {
         if (id.toBigInteger().signum() == 0) {
-            return zeroIds.newId();
+            zeroIds.writeNewId(batch);
+        } else {
+            batch.writeBytes(readAllBytes(id.toBytes()));
         }
-        return readAllBytes(id.toBytes());
     }
 
     /** XXH3-64 of {@code length} bytes at {@code index}; a buffer without a backing array is copied out first. */

@@ -24,6 +24,11 @@ public final class UuidMessageId {
         return new UuidMessageId(new UUID(LittleEndian.getLong(bytes, offset + 8), LittleEndian.getLong(bytes, offset)));
     }
 
+    /** Zero, tested on the UUID's two longs: how a batch counts the IDs it must mint up front. */
+    public boolean isZero() {
+        return uuid.getMostSignificantBits() == 0 && uuid.getLeastSignificantBits() == 0;
+    }
+
     /** The unsigned 128-bit value, built from the 16 bytes whatever they hold. */
     public BigInteger toBigInteger() {
         byte[] bigEndian = new byte[16];

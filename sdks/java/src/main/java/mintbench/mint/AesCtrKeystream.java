@@ -15,25 +15,34 @@ final class AesCtrKeystream implements RandomFill {
     private final Cipher cipher;
     private final byte[] zeros; // the keystream is the encryption of zeros
 
-    AesCtrKeystream(int poolBytes) {
-        SecureRandom seed = new SecureRandom();
-        byte[] key = new byte[16];
-        byte[] counter = new byte[16];
-        seed.nextBytes(key);
-        seed.nextBytes(counter);
+    AesCtrKeystream(int chunkBytes) {
+        this(chunkBytes, randomBytes(16), randomBytes(16));
+    }
+
+    /** A keystream under {@code key} from {@code counter}, at most {@code chunkBytes} per cipher call. */
+    AesCtrKeystream(int chunkBytes, byte[] key, byte[] counter) {
         try {
             cipher = Cipher.getInstance("AES/CTR/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(counter));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES/CTR/NoPadding is unavailable in this JVM", e);
         }
-        zeros = new byte[poolBytes];
+        zeros = new byte[chunkBytes];
     }
 
+    private static byte[] randomBytes(int length) {
+        byte[] bytes = new byte[length];
+        new SecureRandom().nextBytes(bytes);
+        return bytes;
+    }
+
+    /** The stream goes on where the last call stopped, however the calls split it. */
     @Override
-    public void fill(byte[] pool) {
+    public void fill(byte[] dst, int offset, int length) {
         try {
-            cipher.update(zeros, 0, pool.length, pool, 0);
+            for (int done = 0; done < length; done += zeros.length) {
+                cipher.update(zeros, 0, Math.min(zeros.length, length - done), dst, offset + done);
+            }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-CTR keystream failed", e);
         }

@@ -7,4 +7,14 @@ public interface IdMinter {
 
     /** Writes the next ID into {@code dst[offset .. offset + 16)}. */
     void mintInto(byte[] dst, int offset);
+
+    /**
+     * Writes the next {@code count} IDs back to back from {@code dst[offset]}: the same IDs, in the
+     * same order, as {@code count} calls of {@link #mintInto}. A batch takes its IDs in one call.
+     */
+    default void fill(byte[] dst, int offset, int count) {
+        for (int i = 0; i < count; i++) {
+            mintInto(dst, offset + i * ID_BYTES);
+        }
+    }
 }

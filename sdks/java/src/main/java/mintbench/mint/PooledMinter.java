@@ -14,7 +14,7 @@ public final class PooledMinter implements IdMinter {
 
     private final ThreadLocal<Pool> pools;
 
-    private PooledMinter(int poolBytes, Supplier<RandomFill> sourcePerThread) {
+    PooledMinter(int poolBytes, Supplier<RandomFill> sourcePerThread) {
         if (poolBytes < ID_BYTES || poolBytes % ID_BYTES != 0) {
             throw new IllegalArgumentException(
                     "pool size " + poolBytes + " must be a positive multiple of " + ID_BYTES + " bytes");
@@ -24,10 +24,24 @@ public final class PooledMinter implements IdMinter {
 
     /** {@code securerandom-pool}: one {@link SecureRandom#nextBytes} per pool. */
     public static PooledMinter secureRandom(int poolBytes) {
-        return new PooledMinter(poolBytes, () -> new SecureRandom()::nextBytes);
+        return new PooledMinter(poolBytes, () -> {
+            SecureRandom random = new SecureRandom();
+            return (dst, offset, length) -> {
+                if (offset == 0 && length == dst.length) {
+                    random.nextBytes(dst);
+                    return;
+                }
+                byte[] bytes = new byte[length]; // nextBytes fills whole arrays only
+                random.nextBytes(bytes);
+                System.arraycopy(bytes, 0, dst, offset, length);
+            };
+        });
     }
 
-    /** {@code aesctr}, the fast path: an AES-CTR keystream per thread, generated a pool at a time. */
+    /**
+     * {@code aesctr} and {@code fast}: an AES-CTR keystream per thread, generated a pool at a time
+     * for single IDs and straight into the caller's array for a batch, at most a pool per cipher call.
+     */
     public static PooledMinter aesCtr(int poolBytes) {
         return new PooledMinter(poolBytes, () -> new AesCtrKeystream(poolBytes));
     }
@@ -36,11 +50,24 @@ public final class PooledMinter implements IdMinter {
     public void mintInto(byte[] dst, int offset) {
         Pool pool = pools.get();
         if (pool.next == pool.bytes.length) {
-            pool.source.fill(pool.bytes);
+            pool.source.fill(pool.bytes, 0, pool.bytes.length);
             pool.next = 0;
         }
         System.arraycopy(pool.bytes, pool.next, dst, offset, ID_BYTES);
         pool.next += ID_BYTES;
+    }
+
+    /** What is left in the pool first, then the rest straight from the source: the single-ID order. */
+    @Override
+    public void fill(byte[] dst, int offset, int count) {
+        int length = Math.multiplyExact(count, ID_BYTES);
+        Pool pool = pools.get();
+        int fromPool = Math.min(length, pool.bytes.length - pool.next);
+        System.arraycopy(pool.bytes, pool.next, dst, offset, fromPool);
+        pool.next += fromPool;
+        if (fromPool < length) {
+            pool.source.fill(dst, offset + fromPool, length - fromPool);
+        }
     }
 
     private static final class Pool {

@@ -35,10 +35,16 @@ public final class PresetMinter implements IdMinter {
 
     @Override
     public void mintInto(byte[] dst, int offset) {
-        if (next == ids.length) {
-            throw new IllegalStateException("all " + ids.length / ID_BYTES + " preset IDs are used");
+        fill(dst, offset, 1);
+    }
+
+    @Override
+    public void fill(byte[] dst, int offset, int count) {
+        if (count > remaining()) {
+            throw new IllegalStateException(count + " IDs asked, " + remaining() + " of "
+                    + ids.length / ID_BYTES + " preset IDs left");
         }
-        System.arraycopy(ids, next, dst, offset, ID_BYTES);
-        next += ID_BYTES;
+        System.arraycopy(ids, next, dst, offset, count * ID_BYTES);
+        next += count * ID_BYTES;
     }
 }

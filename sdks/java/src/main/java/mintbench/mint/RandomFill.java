@@ -1,7 +1,8 @@
 package mintbench.mint;
 
-/** One thread's source of random bytes for a {@link PooledMinter}; fills the whole pool at once. */
+/** One thread's source of random bytes for a {@link PooledMinter}. */
 @FunctionalInterface
 public interface RandomFill {
-    void fill(byte[] pool);
+    /** Fills {@code dst[offset .. offset + length)}, {@code length} a multiple of 16. */
+    void fill(byte[] dst, int offset, int length);
 }

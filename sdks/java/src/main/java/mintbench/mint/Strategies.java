@@ -6,7 +6,7 @@ import java.util.List;
 public final class Strategies {
     /** Every name {@link #create} accepts; {@code fast} is an alias of {@code aesctr}. */
     public static final List<String> NAMES =
-            List.of("uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset");
+            List.of("uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset", "counter");
 
     private Strategies() {}
 
@@ -27,6 +27,8 @@ public final class Strategies {
                 return new ThreadLocalRandomMinter();
             case "preset":
                 return PresetMinter.mintAhead(fast(), idsNeeded);
+            case "counter":
+                return CounterMinter.randomStart();
             default:
                 throw new IllegalArgumentException(
                         "MSG_ID=" + name + " is unknown; expected one of " + String.join(", ", NAMES));

@@ -41,13 +41,14 @@ interface BatchBuilder {
 
     /**
      * As an application drives the SDK: per message a payload array and a message object, whose ID
-     * is zero (the SDK mints it: {@code uuid}, or our fast minter in its place: {@code fast}) or
-     * one minted ahead ({@code preset}). {@code uuids} is the SDK's UUID source.
+     * is zero (the SDK mints it: {@code uuid}, or our minter in its place, a batch's IDs at once:
+     * {@code fast}, or the {@code counter} floor) or one minted ahead ({@code preset}). {@code uuids}
+     * is the SDK's UUID source.
      */
     static BatchBuilder faithful(String msgId, byte[] client, Payloads payloads, int idsNeeded,
                                  Supplier<UUID> uuids) {
-        ZeroIdReplacement zeroIds = msgId.equals("fast")
-                ? ZeroIdReplacement.minted(Strategies.create("fast", 0)) : ZeroIdReplacement.uuid(uuids);
+        ZeroIdReplacement zeroIds = msgId.equals("fast") || msgId.equals("counter")
+                ? ZeroIdReplacement.minted(Strategies.create(msgId, 0)) : ZeroIdReplacement.uuid(uuids);
         FaithfulEncoder encoder = new FaithfulEncoder(client, zeroIds);
         UuidMessageId[] preset = msgId.equals("preset") ? mintAhead(Strategies.create("fast", 0), idsNeeded) : null;
         int[] next = {0};

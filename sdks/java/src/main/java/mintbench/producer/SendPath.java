@@ -8,7 +8,7 @@ enum SendPath {
     /** Our producer: only the ID path is the SDK's; frames are built straight into one reused array. */
     LEAN("lean", Strategies.NAMES),
     /** The Iggy Java SDK's serializer before the ID fix (see {@code mintbench.faithful}). */
-    FAITHFUL("faithful", List.of("uuid", "fast", "preset"));
+    FAITHFUL("faithful", List.of("uuid", "fast", "preset", "counter"));
 
     final String setting;
     /** The MSG_ID names this path accepts. */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import mintbench.Vectors;
 import mintbench.id.MessageIds;
+import mintbench.mint.IdMinter;
 import mintbench.mint.PresetMinter;
 import mintbench.wire.Checksums;
 import mintbench.wire.FrameWriter;
@@ -25,7 +26,7 @@ import mintbench.wire.SendMessagesEncoder;
 import org.junit.jupiter.api.Test;
 
 class FaithfulEncoderTest {
-    private static final ZeroIdReplacement NEVER = () -> {
+    private static final ZeroIdReplacement NEVER = batch -> {
         throw new AssertionError("a non-zero ID must not be replaced");
     };
 
@@ -68,9 +69,9 @@ class FaithfulEncoderTest {
         byte[] minted = new byte[16];
         Arrays.fill(minted, (byte) 0x5A);
         int[] calls = {0};
-        ZeroIdReplacement counting = () -> {
+        ZeroIdReplacement counting = batch -> {
             calls[0]++;
-            return minted.clone();
+            batch.writeBytes(minted);
         };
         byte[] given = MessageIds.serializeMessageId(new BigInteger("123456789"));
         List<Message> messages = List.of(new Message(UuidMessageId.ZERO, new byte[] {1}),
@@ -82,6 +83,47 @@ class FaithfulEncoderTest {
         assertArrayEquals(minted, Arrays.copyOfRange(frame, messagesAt + 8, messagesAt + 24));
         assertArrayEquals(given, Arrays.copyOfRange(frame, messagesAt + 49 + 8, messagesAt + 49 + 24));
         assertArrayEquals(minted, Arrays.copyOfRange(frame, messagesAt + 98 + 8, messagesAt + 98 + 24));
+    }
+
+    @Test
+    void aMintedReplacementTakesTheBatchsZeroIdsInOneFillAndWritesThemInOrder() throws IOException {
+        List<Integer> fills = new ArrayList<>();
+        IdMinter numbered = new IdMinter() {
+            private int next = 1;
+
+            @Override
+            public void mintInto(byte[] dst, int offset) {
+                dst[offset] = (byte) next++;
+            }
+
+            @Override
+            public void fill(byte[] dst, int offset, int count) {
+                fills.add(count);
+                IdMinter.super.fill(dst, offset, count);
+            }
+        };
+        byte[] given = MessageIds.serializeMessageId(new BigInteger("123456789"));
+        UuidMessageId givenId = UuidMessageId.fromWireBytes(given, 0);
+        FaithfulEncoder encoder = new FaithfulEncoder(new byte[16], ZeroIdReplacement.minted(numbered));
+        byte[] first = bytes(encoder.encode(1, 2, 3, List.of(new Message(UuidMessageId.ZERO, new byte[] {1}),
+                new Message(givenId, new byte[] {2}), new Message(UuidMessageId.ZERO, new byte[] {3}),
+                new Message(UuidMessageId.ZERO, new byte[] {4}))));
+        byte[] second = bytes(encoder.encode(2, 2, 3, List.of(new Message(UuidMessageId.ZERO, new byte[] {5}),
+                new Message(UuidMessageId.ZERO, new byte[] {6}))));
+        assertEquals(List.of(3, 2), fills);
+        int messagesAt = 282 + 256;
+        assertArrayEquals(new byte[] {1, given[0], 2, 3}, idFirstBytes(first, messagesAt, 4));
+        assertArrayEquals(given, Arrays.copyOfRange(first, messagesAt + 49 + 8, messagesAt + 49 + 24));
+        assertArrayEquals(new byte[] {4, 5}, idFirstBytes(second, messagesAt, 2));
+    }
+
+    // the first byte of each 1-byte-payload message's ID
+    private static byte[] idFirstBytes(byte[] frame, int messagesAt, int count) {
+        byte[] firsts = new byte[count];
+        for (int i = 0; i < count; i++) {
+            firsts[i] = frame[messagesAt + 49 * i + 8];
+        }
+        return firsts;
     }
 
     @Test

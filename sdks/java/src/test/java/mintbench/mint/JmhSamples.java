@@ -41,7 +41,7 @@ public final class JmhSamples {
             }
             ArrayNode values = samples.computeIfAbsent(name(result), name -> JSON.createArrayNode());
             for (JsonNode fork : metric.get("rawData")) {
-                fork.forEach(values::add); // one operation mints one ID
+                fork.forEach(values::add); // one operation is one ID: a batch row declares its IDs per call
             }
         }
         JsonNode first = jmh.get(0);
@@ -62,9 +62,8 @@ public final class JmhSamples {
         JsonNode params = result.path("params");
         switch (method) {
             case "mint":
+            case "mintBatch":
                 return params.get("strategy").asText();
-            case "preset":
-                return "preset";
             case "pooled":
                 return params.get("source").asText() + "-" + params.get("poolBytes").asText() + "B";
             default:

@@ -14,7 +14,7 @@ class JmhSamplesTest {
     private static final String JMH_JSON = "["
             + result("mint", "{\"strategy\":\"uuid\"}", "[[310.5,305.25],[300.0]]") + ","
             + result("mint", "{\"strategy\":\"aesctr\"}", "[[9.5,10.25]]") + ","
-            + result("preset", null, "[[1.5]]") + ","
+            + result("mintBatch", "{\"strategy\":\"preset\"}", "[[1.5]]") + ","
             + result("pooled", "{\"source\":\"aesctr\",\"poolBytes\":\"1024\"}", "[[8.0]]") + "]";
 
     @Test

@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -11,18 +12,21 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Mint-only cost of one 16-byte ID per strategy, written into a frame-sized buffer as the producer
- * does; {@code fast} is {@code aesctr}. bench.sh runs it; add {@code -prof gc} by hand for bytes per ID.
+ * Mint-only cost per 16-byte ID of every strategy: one ID per call as the lean send path mints
+ * ({@code mint}, {@code pooled}), or a batch's IDs in one call as the faithful one does ({@code mintBatch}).
+ * bench.sh runs it; add {@code -prof gc} by hand for bytes per ID.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class MintBenchmark {
     private static final int PRESET_IDS = 1 << 16;
+    /** The producer's default BATCH. */
+    private static final int BATCH_IDS = 1000;
 
     /** The strategies that mint on the hot path, as the producer's MSG_ID names them. */
     @State(Scope.Thread)
     public static class Live {
-        @Param({"uuid", "securerandom-pool", "fast", "threadlocalrandom"})
+        @Param({"uuid", "securerandom-pool", "aesctr", "threadlocalrandom"})
         public String strategy;
 
         final byte[] id = new byte[IdMinter.ID_BYTES];
@@ -34,19 +38,36 @@ public class MintBenchmark {
         }
     }
 
-    /** IDs minted ahead with the fast path; served again from the start when used up. */
+    /**
+     * A batch's IDs in one call, as the faithful send path takes them: {@code fast} and
+     * {@code counter} mint them, {@code preset} copies IDs minted ahead with the fast path (served
+     * again from the start when used up).
+     */
     @State(Scope.Thread)
-    public static class Preset {
-        final byte[] id = new byte[IdMinter.ID_BYTES];
-        final byte[] ids = new byte[PRESET_IDS * IdMinter.ID_BYTES];
-        PresetMinter minter;
+    public static class Batch {
+        @Param({"fast", "counter", "preset"})
+        public String strategy;
+
+        final byte[] ids = new byte[BATCH_IDS * IdMinter.ID_BYTES];
+        byte[] presetIds;
+        IdMinter minter;
 
         @Setup
-        public void mintAhead() {
-            IdMinter fast = Strategies.create("fast", 0);
-            for (int offset = 0; offset < ids.length; offset += IdMinter.ID_BYTES) {
-                fast.mintInto(ids, offset);
+        public void create() {
+            if (strategy.equals("preset")) {
+                presetIds = new byte[PRESET_IDS * IdMinter.ID_BYTES];
+                Strategies.create("fast", 0).fill(presetIds, 0, PRESET_IDS);
+                minter = new PresetMinter(presetIds);
+            } else {
+                minter = Strategies.create(strategy, 0);
             }
+        }
+
+        IdMinter minter() {
+            if (minter instanceof PresetMinter preset && preset.remaining() < BATCH_IDS) {
+                minter = new PresetMinter(presetIds);
+            }
+            return minter;
         }
     }
 
@@ -75,12 +96,10 @@ public class MintBenchmark {
     }
 
     @Benchmark
-    public byte[] preset(Preset state) {
-        if (state.minter == null || state.minter.remaining() == 0) {
-            state.minter = new PresetMinter(state.ids);
-        }
-        state.minter.mintInto(state.id, 0);
-        return state.id;
+    @OperationsPerInvocation(BATCH_IDS)
+    public byte[] mintBatch(Batch state) {
+        state.minter().fill(state.ids, 0, BATCH_IDS);
+        return state.ids;
     }
 
     @Benchmark

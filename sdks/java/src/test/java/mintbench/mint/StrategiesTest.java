@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -71,6 +72,67 @@ class StrategiesTest {
     }
 
     @Test
+    void aBatchFillIsTheSingleIdStreamOfTheSameKey() {
+        byte[] key = new byte[16];
+        byte[] counter = new byte[16];
+        Arrays.fill(key, (byte) 7);
+        Arrays.fill(counter, (byte) 0xFF); // the counter block wraps within the first pool
+        // pools of 4 IDs, cipher calls of 3 IDs at most: fills start and end inside pools and calls
+        PooledMinter singles = new PooledMinter(64, () -> new AesCtrKeystream(48, key, counter));
+        PooledMinter batches = new PooledMinter(64, () -> new AesCtrKeystream(48, key, counter));
+        int[] counts = {1, 3, 0, 2, 9, 1, 4, 17};
+        int total = Arrays.stream(counts).sum();
+        byte[] expected = new byte[total * 16];
+        for (int i = 0; i < total; i++) {
+            singles.mintInto(expected, i * 16);
+        }
+        byte[] actual = new byte[total * 16];
+        int at = 0;
+        for (int count : counts) {
+            if (count == 1) {
+                batches.mintInto(actual, at * 16);
+            } else {
+                batches.fill(actual, at * 16, count);
+            }
+            at += count;
+        }
+        assertArrayEquals(expected, actual);
+        assertEquals(total, distinct(actual));
+    }
+
+    @Test
+    void aBatchFillOfEveryStrategyWritesDistinctIdsBackToBack() {
+        for (String name : Strategies.NAMES) {
+            IdMinter minter = Strategies.create(name, MANY + 2);
+            byte[] ids = new byte[(MANY + 2) * 16];
+            minter.mintInto(ids, 0);
+            minter.fill(ids, 16, MANY);
+            minter.mintInto(ids, (MANY + 1) * 16);
+            assertEquals(MANY + 2, distinct(ids), name);
+        }
+    }
+
+    @Test
+    void counterCountsUpFromItsStartCarryingIntoTheHighLong() {
+        CounterMinter singles = new CounterMinter(-2, 5);
+        byte[] ids = new byte[48];
+        for (int i = 0; i < 3; i++) {
+            singles.mintInto(ids, i * 16);
+        }
+        assertEquals("feffffffffffffff" + "0500000000000000" + "ffffffffffffffff" + "0500000000000000"
+                + "0000000000000000" + "0600000000000000", HexFormat.of().formatHex(ids));
+        byte[] filled = new byte[48];
+        new CounterMinter(-2, 5).fill(filled, 0, 3);
+        assertArrayEquals(ids, filled);
+    }
+
+    @Test
+    void countersStartApart() {
+        assertNotEquals(ByteBuffer.wrap(mintOne(CounterMinter.randomStart())),
+                ByteBuffer.wrap(mintOne(CounterMinter.randomStart())));
+    }
+
+    @Test
     void poolSizeMustHoldWholeIds() {
         assertThrows(IllegalArgumentException.class, () -> PooledMinter.aesCtr(24));
         assertThrows(IllegalArgumentException.class, () -> PooledMinter.secureRandom(0));
@@ -90,6 +152,20 @@ class StrategiesTest {
     }
 
     @Test
+    void presetFillsInOrderAndRefusesMoreThanItHolds() {
+        byte[] ids = new byte[48];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = (byte) i;
+        }
+        PresetMinter preset = new PresetMinter(ids);
+        byte[] first = new byte[32];
+        preset.fill(first, 0, 2);
+        assertArrayEquals(Arrays.copyOf(ids, 32), first);
+        assertThrows(IllegalStateException.class, () -> preset.fill(new byte[32], 0, 2));
+        assertArrayEquals(Arrays.copyOfRange(ids, 32, 48), mintOne(preset));
+    }
+
+    @Test
     void presetMintsAheadFromItsSource() {
         int[] calls = {0};
         PresetMinter preset = PresetMinter.mintAhead((dst, offset) -> dst[offset] = (byte) ++calls[0], 3);
@@ -102,6 +178,15 @@ class StrategiesTest {
     void unknownNamesListTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.create("ulid", 1));
         assertTrue(e.getMessage().contains("MSG_ID=ulid is unknown") && e.getMessage().contains("aesctr"), e.getMessage());
+    }
+
+    private static int distinct(byte[] ids) {
+        Set<ByteBuffer> seen = new HashSet<>();
+        for (int at = 0; at < ids.length; at += 16) {
+            assertFalse(Arrays.equals(Arrays.copyOfRange(ids, at, at + 16), new byte[16]), "a zero ID at " + at);
+            seen.add(ByteBuffer.wrap(ids, at, 16).slice());
+        }
+        return seen.size();
     }
 
     private static byte[] mintOne(IdMinter minter) {

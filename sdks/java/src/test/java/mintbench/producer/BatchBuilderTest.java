@@ -45,11 +45,11 @@ class BatchBuilderTest {
     }
 
     @Test
-    void faithfulFastAndPresetArmsNeverAskTheUuidSource() throws IOException {
+    void faithfulFastPresetAndCounterArmsNeverAskTheUuidSource() throws IOException {
         Supplier<UUID> refusing = () -> {
             throw new AssertionError("the UUID source was asked");
         };
-        for (String msgId : List.of("fast", "preset")) {
+        for (String msgId : List.of("fast", "preset", "counter")) {
             BatchBuilder arm = BatchBuilder.faithful(msgId, CLIENT, PAYLOADS, 10, refusing);
             byte[] frame = bytes(arm.build(1, 2, 3, 0, 10));
             for (int i = 0; i < 10; i++) {

@@ -49,9 +49,9 @@ class ProducerSettingsTest {
     @Test
     void unknownMsgIdListsTheNamesOfItsSendPath() {
         assertRefused(Map.of("MSG_ID", "ulid"),
-                "MSG_ID=ulid is unknown; expected one of uuid, securerandom-pool, aesctr, fast, threadlocalrandom, preset");
+                "MSG_ID=ulid is unknown; expected one of uuid, securerandom-pool, aesctr, fast, threadlocalrandom, preset, counter");
         assertRefused(Map.of("MSG_ID", "aesctr", "SEND_PATH", "faithful"),
-                "MSG_ID=aesctr is unknown; expected one of uuid, fast, preset");
+                "MSG_ID=aesctr is unknown; expected one of uuid, fast, preset, counter");
         assertRefused(Map.of("MSG_ID", "uuid,fast"), "MSG_ID=uuid,fast is unknown"); // a list only when paired
     }
 

@@ -21,7 +21,7 @@ class ProducerTest {
     @Test
     void sendsEveryMessageOnceInOrderAndPrintsOneJsonLine() throws Exception {
         for (String path : List.of("lean", "faithful")) {
-            for (String msgId : List.of("uuid", "fast", "preset")) {
+            for (String msgId : List.of("uuid", "fast", "preset", "counter")) {
                 sendsEveryMessageOnceInOrder(path, msgId);
             }
         }
