@@ -12,7 +12,7 @@ fn rust_producer(name: &str) -> String {
 }
 
 #[test]
-fn two_builds_of_one_producer_are_compared_with_the_first() {
+fn two_builds_of_one_producer_are_compared_with_the_first_in_lock_step() {
     let dir = scratch("producers-pair");
     let out = harness()
         .args(["run", "--producer", &rust_producer("master"), "--producer", &rust_producer("branch"), "--name", "pair"])
@@ -24,15 +24,24 @@ fn two_builds_of_one_producer_are_compared_with_the_first() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pair.json")).unwrap()).unwrap();
     let workload = &json["workloads"][0];
     let labels: Vec<&str> = workload["analysis"]["arms"].as_array().unwrap().iter().map(|a| a["label"].as_str().unwrap()).collect();
-    assert_eq!(labels, ["rust threadrng (control A)", "rust threadrng (control B)", "master fast", "branch fast"]);
+    // Separate builds: lock-step by default, with a second process of the first build as its twin.
+    assert_eq!(workload["settings"]["design"], "lockstep");
+    assert_eq!(labels, ["rust threadrng (control A)", "rust threadrng (control B)", "master fast", "master fast (A/A twin)", "branch fast"]);
     for arm in workload["arms"].as_array().unwrap() {
         for run in arm["runs"].as_array().unwrap() {
-            assert_eq!(run["sink"]["messages"], 5000, "{run}");
+            // A set's sink counts every process of the set: three builds, or the control's two.
+            let processes = if arm["control"].is_null() { 3 } else { 2 };
+            assert_eq!(run["sink"]["messages"], 5000 * processes, "{run}");
+            // One timed turn per batch of the timed window: 50 batches, the first 5 the warm-up.
+            let (client, service) = (run["batch_ns"].as_array().unwrap(), run["service_ns"].as_array().unwrap());
+            assert_eq!((client.len(), service.len()), (45, 45), "{run}");
+            assert!(client.iter().chain(service).all(|t| t.as_u64().unwrap() > 0), "{run}");
         }
     }
     let comparisons = workload["analysis"]["comparisons"].as_array().unwrap();
     let pairs: Vec<(&str, &str, &str)> = comparisons.iter().map(|c| (c["sdk"].as_str().unwrap(), c["before"].as_str().unwrap(), c["after"].as_str().unwrap())).collect();
     assert_eq!(pairs, [("branch", "master fast", "fast")]);
+    assert!(comparisons[0]["paired"]["processes"] == 1 && comparisons[0]["at_one_in_flight"].is_object(), "{}", comparisons[0]);
     assert!(json["workloads"][0]["settings"]["producers"][1]["name"] == "branch", "{}", json["workloads"][0]["settings"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -49,6 +58,7 @@ fn a_command_that_fails_or_prints_no_result_is_failed_with_its_error_line() {
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let md = std::fs::read_to_string(dir.join("fail.md")).unwrap();
     assert!(md.contains("| bad fast |") && md.contains("FAILED: exited with exit status: 3: oops |"), "{md}");
+    // Lock-step runs both in one set: each arm says its own failure.
     assert!(md.contains("| mute fast |") && md.contains("FAILED: result line \"\" is not the contract's JSON"), "{md}");
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -16,7 +16,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::bail;
 use bytes::BytesMut;
-use idgen::{Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
+use idgen::{Counter, MessageId, Mint, Strategy};
 
 pub use blocks::{BlockOrder, SplitMix64};
 pub use inject::Inject;
@@ -34,14 +34,19 @@ pub enum IdSource {
     Mint(Strategy),
     /// Minted with `fast` before the first send.
     Preset,
+    /// `idgen::Counter`: sequential from a random start, NOT collision-safe. The floor `fast` is
+    /// judged against, never a default.
+    Counter,
     /// Every frame, IDs included, built before the first send: the sink's ceiling.
     Prebuilt,
 }
 
-/// The Rust row: every idgen strategy by name, `preset` and `prebuilt`, on the lean path.
+/// The Rust row: every idgen strategy by name, `preset`, `counter` and `prebuilt`, on the lean
+/// path.
 pub fn rust_row() -> Row<IdSource> {
     let strategies = Strategy::ALL.iter().map(|&s| (s.name(), IdSource::Mint(s)));
-    Row { sdk: "rust", send_path: SendPath::Lean, msg_ids: strategies.chain([("preset", IdSource::Preset), ("prebuilt", IdSource::Prebuilt)]).collect() }
+    let others = [("preset", IdSource::Preset), ("counter", IdSource::Counter), ("prebuilt", IdSource::Prebuilt)];
+    Row { sdk: "rust", send_path: SendPath::Lean, msg_ids: strategies.chain(others).collect() }
 }
 
 impl ProduceArgs {
@@ -87,47 +92,60 @@ pub fn run(args: &ProduceArgs) -> anyhow::Result<ProducerResult> {
     }
 }
 
-/// One arm's IDs, called once per batch so that the loop over the batch's IDs is compiled for
-/// the arm's own strategy, with no dynamic dispatch per ID.
+/// One arm's IDs, a batch at a time; the send path reads them per message as it encodes. One
+/// dynamic call per batch, none per ID.
 trait Minter {
-    fn encode(&mut self, frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec);
-    fn mint(&mut self, count: u32);
+    /// The arm's next `count` IDs.
+    fn batch(&mut self, count: u32) -> &[MessageId];
 }
 
-struct Ids<F>(F);
+/// A generator filling each batch in one call: `fast` is `idgen::fill`, the keystream straight
+/// into the batch; the others mint one ID at a time inside their own `fill`.
+struct Filled {
+    generator: Box<dyn Mint>,
+    ids: Vec<MessageId>,
+}
 
-impl<F: FnMut() -> [u8; 16]> Minter for Ids<F> {
-    fn encode(&mut self, frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec) {
-        encode_send_messages(frame, header, &TARGET, now_micros(), batch.first_seq, batch.count, payload, &mut self.0);
+impl Minter for Filled {
+    fn batch(&mut self, count: u32) -> &[MessageId] {
+        self.ids.resize(count as usize, MessageId::default());
+        self.generator.fill(&mut self.ids);
+        &self.ids
     }
+}
 
-    fn mint(&mut self, count: u32) {
-        for _ in 0..count {
-            black_box((self.0)());
-        }
+/// Every ID of the arm minted before the first send: the zero-mint ceiling.
+struct Preset {
+    ids: Vec<MessageId>,
+    next: usize,
+}
+
+impl Minter for Preset {
+    fn batch(&mut self, count: u32) -> &[MessageId] {
+        let batch = &self.ids[self.next..self.next + count as usize];
+        self.next += count as usize;
+        batch
     }
 }
 
 fn minter(source: IdSource, messages: u64) -> Box<dyn Minter> {
-    fn ids(next: impl FnMut() -> [u8; 16] + 'static) -> Box<dyn Minter> {
-        Box::new(Ids(next))
-    }
-    fn by<M: Mint + 'static>(mut m: M) -> Box<dyn Minter> {
-        ids(move || m.mint().to_le_bytes())
-    }
+    let filled = |generator: Box<dyn Mint>| -> Box<dyn Minter> { Box::new(Filled { generator, ids: Vec::new() }) };
     match source {
         IdSource::Preset | IdSource::Prebuilt => {
-            // Every ID of the arm minted before the first send: the zero-mint ceiling.
-            let mut preset = (0..messages).map(|_| idgen::mint().to_le_bytes()).collect::<Vec<_>>().into_iter();
-            ids(move || preset.next().expect("one preset id per message"))
+            let mut ids = vec![MessageId::default(); messages as usize];
+            idgen::fill(&mut ids);
+            Box::new(Preset { ids, next: 0 })
         }
-        IdSource::Mint(Strategy::Fast) => ids(|| idgen::mint().to_le_bytes()),
-        IdSource::Mint(Strategy::Pooled) => by(Pooled::new()),
-        IdSource::Mint(Strategy::Xoshiro) => by(Xoshiro::new()),
-        IdSource::Mint(Strategy::OsPool) => by(OsPool::new()),
-        IdSource::Mint(Strategy::Uuid) => by(UuidV4::new()),
-        IdSource::Mint(Strategy::ThreadRng) => by(ThreadRngUuid::new()),
+        IdSource::Mint(strategy) => filled(strategy.build()),
+        IdSource::Counter => filled(Box::new(Counter::new())),
     }
+}
+
+/// One SEND_MESSAGES frame of `batch` with these IDs, one per message.
+fn encode(frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec, ids: &[MessageId]) {
+    let mut ids = ids.iter();
+    let next_id = || ids.next().expect("one ID per message").to_le_bytes();
+    encode_send_messages(frame, header, &TARGET, now_micros(), batch.first_seq, batch.count, payload, next_id);
 }
 
 /// Sends every batch of the schedule, each built by its arm's minter, one request in flight.
@@ -141,7 +159,7 @@ fn produce(plan: &Plan<IdSource>, server: &str, minters: &mut [Box<dyn Minter>])
         let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         frame.clear();
         let header = client.next_header(Operation::SendMessages);
-        minters[batch.arm].encode(&mut frame, &header, &batch, &plan.payload);
+        encode(&mut frame, &header, &batch, &plan.payload, minters[batch.arm].batch(batch.count));
         let sent = Instant::now();
         client.request(&frame)?;
         recorder.record(&batch, Lap { start, sent: Some(sent), acked: Instant::now(), injected_ns });
@@ -160,7 +178,7 @@ fn replay(plan: &Plan<IdSource>, server: &str, minter: &mut dyn Minter) -> anyho
         .map(|batch| {
             let mut frame = BytesMut::with_capacity(plan.frame_capacity());
             let header = client.next_header(Operation::SendMessages);
-            minter.encode(&mut frame, &header, &batch, &plan.payload);
+            encode(&mut frame, &header, &batch, &plan.payload, minter.batch(batch.count));
             (batch, frame)
         })
         .collect();
@@ -182,7 +200,7 @@ fn mint_loop(plan: &Plan<IdSource>, minters: &mut [Box<dyn Minter>]) -> Recorder
     for batch in plan.schedule() {
         let start = Instant::now();
         let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
-        minters[batch.arm].mint(batch.count);
+        black_box(minters[batch.arm].batch(batch.count));
         recorder.record(&batch, Lap { start, sent: None, acked: Instant::now(), injected_ns });
     }
     recorder

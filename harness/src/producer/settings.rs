@@ -48,8 +48,9 @@ pub struct ProduceArgs {
     #[arg(long, env = "MODE", value_enum, default_value = "producer")]
     pub mode: Mode,
     /// ID strategy: uuid, threadrng, fast, xoshiro, ospool, pooled, preset (IDs minted before
-    /// the timed window) or prebuilt (whole frames built before it: the sink's ceiling). With
-    /// PAIRED=1 a comma list, one entry per arm.
+    /// the timed window), counter (sequential from a random start, NOT collision-safe: a floor)
+    /// or prebuilt (whole frames built before it: the sink's ceiling). With PAIRED=1 a comma
+    /// list, one entry per arm.
     #[arg(long = "msg-id", env = "MSG_ID", default_value = "fast")]
     pub msg_id: String,
     #[command(flatten)]

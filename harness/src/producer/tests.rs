@@ -3,9 +3,8 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::collections::HashSet;
 use std::time::Duration;
-
-use bytes::BytesMut;
 
 use super::*;
 use crate::sink::{Sink, SinkSettings};
@@ -45,7 +44,7 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
     assert_eq!((counts.batches, counts.connections), (44, 1));
 }
 
-/// A minter that logs which arm built each batch, in the order the producer asked.
+/// A minter that logs which arm gave each batch's IDs, in the order the producer asked.
 struct Logged {
     arm: usize,
     log: Rc<RefCell<Vec<usize>>>,
@@ -53,14 +52,9 @@ struct Logged {
 }
 
 impl Minter for Logged {
-    fn encode(&mut self, frame: &mut BytesMut, header: &RequestHeader, batch: &Batch, payload: &PayloadSpec) {
-        assert_eq!(batch.arm, self.arm);
+    fn batch(&mut self, count: u32) -> &[MessageId] {
         self.log.borrow_mut().push(self.arm);
-        self.inner.encode(frame, header, batch, payload);
-    }
-
-    fn mint(&mut self, count: u32) {
-        self.inner.mint(count);
+        self.inner.batch(count)
     }
 }
 
@@ -81,7 +75,7 @@ fn the_batches_go_out_in_the_block_order_of_the_seed() {
 #[test]
 fn the_one_arm_line_reports_its_path_and_the_measured_injection() {
     let sink = sink();
-    for msg_id in ["xoshiro", "prebuilt"] {
+    for msg_id in ["xoshiro", "prebuilt", "counter"] {
         let before = sink.delivery();
         let cmd = ProduceCommand { inject_ns: 200.0, ..command(&sink, msg_id, false) };
         let ResultLine::One(r) = cmd.run().unwrap() else { panic!("a one-arm line") };
@@ -106,7 +100,7 @@ fn the_rust_row_refuses_what_it_cannot_run() {
     let err = |cmd: ProduceCommand| cmd.rust_plan().unwrap_err().to_string();
     assert_eq!(
         err(command(&sink, "nope", false)),
-        "MSG_ID=nope is unknown; expected one of fast, pooled, xoshiro, ospool, uuid, threadrng, preset, prebuilt"
+        "MSG_ID=nope is unknown; expected one of fast, pooled, xoshiro, ospool, uuid, threadrng, preset, counter, prebuilt"
     );
     assert!(err(command(&sink, "fast,prebuilt", true)).starts_with("MSG_ID=prebuilt cannot be paired"));
     let mut mint = command(&sink, "prebuilt", false);
@@ -115,4 +109,26 @@ fn the_rust_row_refuses_what_it_cannot_run() {
     assert!(err(ProduceCommand { send_path: Some("faithful".into()), ..command(&sink, "fast", false) }).starts_with("SEND_PATH=faithful is not a path of SDK rust; it has lean only"));
     assert!(err(ProduceCommand { inject_arm: 1, ..command(&sink, "fast", false) }).starts_with("INJECT_ARM=1 is outside"));
     assert_eq!(sink.delivery().connections, 0, "refused before connecting");
+}
+
+/// Each arm's batches: `fast` fills from the thread's stream, `counter` counts on across
+/// batches from a random start, `preset` slices its IDs in order; no ID twice.
+#[test]
+fn minters_give_each_batch_its_ids() {
+    let mut counter = minter(IdSource::Counter, 0);
+    let first = counter.batch(3).to_vec();
+    let second = counter.batch(2).to_vec();
+    let start = first[0].as_u128();
+    assert_ne!(start >> 64, 0, "a zero high half could reach the SDK's mint-one ID");
+    let counted: Vec<u128> = first.iter().chain(&second).map(|id| id.as_u128()).collect();
+    assert_eq!(counted, (0..5).map(|i| start + i).collect::<Vec<_>>());
+
+    let mut preset = minter(IdSource::Preset, 5);
+    let (a, b) = (preset.batch(2).to_vec(), preset.batch(3).to_vec());
+    let mut fast = minter(IdSource::Mint(Strategy::Fast), 0);
+    let (c, d) = (fast.batch(1000).to_vec(), fast.batch(7).to_vec());
+    let all: Vec<MessageId> = [a, b, c, d].concat();
+    assert_eq!(all.len(), 1012);
+    assert!(all.iter().all(|id| !id.is_zero()));
+    assert_eq!(all.iter().collect::<HashSet<_>>().len(), all.len());
 }

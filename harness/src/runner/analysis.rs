@@ -64,6 +64,12 @@ pub struct ComparisonRow {
     /// One process per arm: the runs of one round paired (log ratio per round), beside Welch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_round: Option<PairedComparison>,
+    /// Lock-step: the same paired statistics of whole turns (the producer's part and the sink's
+    /// service), the throughput each arm would reach at one request in flight. The verdict is
+    /// `paired`'s, of the producer's part alone: the sink's service is the same work for both
+    /// arms, so it only dilutes the change and adds the sink's own noise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_one_in_flight: Option<PairedComparison>,
 }
 
 impl ComparisonRow {
@@ -175,9 +181,10 @@ struct Noise<'a> {
 }
 
 impl Noise<'_> {
-    /// The noise floor of a paired comparison of `sdk`: its own twin's change. A twin that
-    /// alarms withholds nothing: the arms share the process, so no drift sits between them, and
-    /// a change beyond an offset of that size is no less a change.
+    /// The noise floor of a block comparison whose base arm is `sdk`'s: that row's own twin's
+    /// change. A twin that alarms withholds nothing: the arms share the process (or the set's
+    /// turns), so no drift sits between them, and a change beyond an offset of that size is no
+    /// less a change.
     fn paired(&self, sdk: &str) -> Option<f64> {
         self.twins.iter().find(|t| t.sdk == sdk).and_then(|t| t.paired.as_ref()).map(|twin| twin.change_pct.abs())
     }
@@ -187,9 +194,10 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_estimates(b, a);
-    let paired = by_process.as_ref().map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&a.sdk), false));
+    let paired = by_process.as_ref().map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&b.sdk), false));
     let blocks_sd_pct = by_process.as_ref().and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>())).map(|sd| 100.0 * sd);
-    let twin = arms.iter().find(|x| x.twin && x.sdk == a.sdk).filter(|_| !a.twin && !b.twin);
+    let at_one_in_flight = block_estimates(b.turn_times(), &a.turn_times()).filter(|_| b.failure().is_none() && a.failure().is_none()).map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), None, false));
+    let twin = arms.iter().find(|x| x.twin && x.sdk == b.sdk).filter(|_| !a.twin && !b.twin);
     let pace_r = by_process.zip(twin).and_then(|(es, twin)| pace_r(&es, twin));
     if let Some(p) = &paired {
         comparison.ratio = p.ratio;
@@ -200,7 +208,7 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     }
     let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, blocks_sd_pct, by_round })
+    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, blocks_sd_pct, by_round, at_one_in_flight })
 }
 
 /// Per paired process, its order and its estimate of `after` against `before`; None unless
@@ -210,9 +218,15 @@ fn paired_estimates(before: &Arm, after: &Arm) -> Option<Vec<(usize, ProcessEsti
         return None;
     }
     let after_runs: Vec<(usize, &[u64])> = after.batch_times().collect();
+    block_estimates(before.batch_times(), &after_runs)
+}
+
+/// Per process or set in which both ran, its order and its estimate of `after`'s block times
+/// against `before`'s.
+fn block_estimates<B: AsRef<[u64]>, A: AsRef<[u64]>>(before: impl IntoIterator<Item = (usize, B)>, after: &[(usize, A)]) -> Option<Vec<(usize, ProcessEstimate)>> {
     let estimates: Vec<(usize, ProcessEstimate)> = before
-        .batch_times()
-        .filter_map(|(order, base)| after_runs.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_estimate(base, arm)?))))
+        .into_iter()
+        .filter_map(|(order, base)| after.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_estimate(base.as_ref(), arm.as_ref())?))))
         .collect();
     (!estimates.is_empty()).then_some(estimates)
 }

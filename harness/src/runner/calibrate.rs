@@ -18,9 +18,10 @@ use super::affinity;
 use super::analysis::Analysis;
 use super::lab::Lab;
 use super::overwrite;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, median_batch};
+use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
 use super::report::atomic_write;
-use super::run::{plan, run_step};
+use super::run::run_step;
+use super::schedule::plan;
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
 use crate::machine::{self, Machine};
@@ -39,8 +40,8 @@ pub struct CalibrateArgs {
     /// Injected slowdowns, % of the base arm's time per message, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "0.5,1,2,5", allow_negative_numbers = true)]
     pub slowdowns: Vec<f64>,
-    /// Designs to calibrate, comma-separated: paired (the arms in one process) and processes
-    /// (one process per arm).
+    /// Designs to calibrate, comma-separated: lockstep (one process per arm, paced by the sink),
+    /// paired (the arms in one process) and processes (one process per arm, one at a time).
     #[arg(long, value_delimiter = ',', default_value = "paired,processes")]
     pub design: Vec<String>,
     /// SDK rows to calibrate, comma-separated; each one's base arm is `fast` (`threadrng` for rust).
@@ -71,21 +72,9 @@ impl Selection for Calibrate {
 const DEFAULT_ROUNDS: u32 = 20;
 
 /// How the arms of a round are run and judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Design {
-    Paired,
-    Processes,
-}
-
-impl Design {
-    fn parse(name: &str) -> anyhow::Result<Design> {
-        match name {
-            "paired" => Ok(Design::Paired),
-            "processes" => Ok(Design::Processes),
-            _ => bail!("--design {name} is unknown; expected paired or processes"),
-        }
-    }
+/// A design named by --design.
+fn parse_design(name: &str) -> anyhow::Result<Design> {
+    Design::parse(name).ok_or_else(|| anyhow::anyhow!("--design {name} is unknown; expected lockstep, paired or processes"))
 }
 
 impl CalibrateArgs {
@@ -226,7 +215,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     if let Some(k) = args.slowdowns.iter().find(|k| !(k.is_finite() && **k > 0.0 && **k <= 1000.0)) {
         bail!("--slowdowns {k} is out of range: each must be above 0 and at most 1000 (%)");
     }
-    let designs = args.design.iter().map(|d| Design::parse(d)).collect::<anyhow::Result<Vec<_>>>()?;
+    let designs = args.design.iter().map(|d| parse_design(d)).collect::<anyhow::Result<Vec<_>>>()?;
     let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
     let twice = [("--design", settings::repeated(&args.design).cloned()), ("--sdk", settings::repeated(&args.sdk).cloned()), ("--slowdowns", settings::repeated(&args.slowdowns).map(f64::to_string))];
     if let Some((flag, dup)) = twice.into_iter().find_map(|(flag, dup)| Some((flag, dup?))) {
@@ -246,7 +235,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     };
     if let Some(dir) = &out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let cells: Vec<(&str, &str)> = designs.iter().flat_map(|&d| sdks.iter().map(move |&s| (design_name(d), s))).collect();
+        let cells: Vec<(&str, &str)> = designs.iter().flat_map(|&d| sdks.iter().map(move |&s| (d.name(), s))).collect();
         overwrite::check_calibration(&dir.join(format!("{name}.json")), rounds, &per_sdk[0], &cells, force)?;
     }
     let started = machine::timestamp();
@@ -263,7 +252,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             let levels: Vec<(f64, f64)> = std::iter::once((0.0, 0.0)).chain(args.slowdowns.iter().map(|&k| (k, inject_ns(k, base_ns)))).collect();
             eprintln!(
                 "calibrate {sdk} {}: base {base_ns:.1} ns/msg; injecting {} ns/msg",
-                design_name(design),
+                design.name(),
                 levels.iter().map(|(_, ns)| ns.to_string()).collect::<Vec<_>>().join(", ")
             );
             let mut rows = Vec::new();
@@ -271,7 +260,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                 let round_rows = run_round(&mut lab, settings, sdk, design, &levels, round)?;
                 eprintln!(
                     "calibrate {sdk} {}: round {round}/{rounds}: {}",
-                    design_name(design),
+                    design.name(),
                     round_rows
                         .iter()
                         .map(|j| format!("{}: {:+.2}% (expected {:+.2}%) {}", if j.twin { "twin".into() } else { format!("+{}%", j.injected_pct) }, j.observed_change_pct, j.expected_change_pct, j.verdict.label()))
@@ -324,16 +313,10 @@ fn base_msg_id(sdk: &str) -> &'static str {
 fn label(design: Design, metric: Metric) -> String {
     match (design, metric) {
         (Design::Processes, Metric::Cpu) => "processes (cpu)".into(),
-        _ => design_name(design).into(),
+        _ => design.name().into(),
     }
 }
 
-fn design_name(d: Design) -> &'static str {
-    match d {
-        Design::Paired => "paired",
-        Design::Processes => "processes",
-    }
-}
 
 /// The base arm's time per message in the statistic the design's expected change divides by, so
 /// a k% copy's INJECT_NS is k% of what its rounds will show: the median of BASE_RUNS processes
@@ -341,9 +324,10 @@ fn design_name(d: Design) -> &'static str {
 /// base arm's median batch time over BATCH, in a process shaped like a round's, none slowed (a
 /// paired process sends faster per message than one with one arm).
 fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
+    let settings = &Settings { design, ..settings.clone() };
     let arms = match design {
         Design::Processes => vec![Arm::new(sdk, base_msg_id(sdk), None)],
-        Design::Paired => paired_arms(sdk, 0.0),
+        Design::Paired | Design::Lockstep => paired_arms(sdk, 0.0),
     };
     let arms: Vec<&Arm> = arms.iter().collect();
     let mut samples = Vec::new();
@@ -393,7 +377,7 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
             for (arm, &(_, ns)) in arms[3..].iter_mut().zip(levels) {
                 arm.inject_ns = ns;
             }
-            let mut arms = run_arms(lab, &Settings { paired: false, seed, ..settings.clone() }, arms);
+            let mut arms = run_arms(lab, &Settings { design, seed, ..settings.clone() }, arms);
             let mut out = Vec::new();
             for metric in [Metric::Wall, Metric::Cpu] {
                 arms.iter_mut().for_each(|a| a.metric = metric);
@@ -401,10 +385,10 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
             }
             Ok(out)
         }
-        Design::Paired => {
+        Design::Paired | Design::Lockstep => {
             let mut out = Vec::new();
             for (l, &(k, ns)) in levels.iter().enumerate().filter(|(_, (k, _))| *k > 0.0) {
-                let arms = run_arms(lab, &Settings { paired: true, seed: seed ^ l as u64, ..settings.clone() }, paired_arms(sdk, ns));
+                let arms = run_arms(lab, &Settings { design, seed: seed ^ l as u64, ..settings.clone() }, paired_arms(sdk, ns));
                 out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 2, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 3, design, sdk, round, k));
@@ -507,7 +491,7 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
     let repeat_for_90pct = (k > 0.0 && rate < TARGET_POWER)
         .then(|| match design {
             // Per-process log ratios: a one-sample test of their mean.
-            Design::Paired => runs_for_mean((1.0 + expected / 100.0).ln(), spread / 100.0, TARGET_POWER),
+            Design::Paired | Design::Lockstep => runs_for_mean((1.0 + expected / 100.0).ln(), spread / 100.0, TARGET_POWER),
             Design::Processes => runs_for(expected, spread, spread, TARGET_POWER),
         })
         .flatten();
@@ -545,15 +529,15 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
         let push = |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
             (_, 0.0) => {
-                let min_rounds = if c.design == Design::Paired { 40 } else { 20 };
+                let min_rounds = if c.design.blocks() { 40 } else { 20 };
                 push(&mut out, format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"), at10 && c.rounds >= min_rounds && rate <= 0.05);
             }
-            (Design::Paired, 1.0) => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
-            (Design::Paired, 0.5) => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
+            (Design::Paired | Design::Lockstep, 1.0) => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            (Design::Paired | Design::Lockstep, 0.5) => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
             (Design::Processes, 5.0) => push(&mut out, format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
             _ => {}
         }
-        if c.design == Design::Paired && [1.0, 2.0, 5.0].contains(&c.injected_pct) {
+        if c.design.blocks() && [1.0, 2.0, 5.0].contains(&c.injected_pct) {
             let off = (c.observed_change_pct / c.expected_change_pct - 1.0) * 100.0;
             out.push(Target {
                 target: format!("{what}: mean observed change within +-10% of the measured expected change at {}%", c.injected_pct),

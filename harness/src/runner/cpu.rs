@@ -20,7 +20,7 @@ pub struct Ended {
 pub fn wait_with_cpu(child: &mut Child, timeout: Duration) -> io::Result<Option<Ended>> {
     let started = Instant::now();
     loop {
-        if let Some(ended) = wait4(child.id(), libc::WNOHANG)? {
+        if let Some(ended) = try_wait(child)? {
             return Ok(Some(ended));
         }
         if started.elapsed() > timeout {
@@ -30,6 +30,11 @@ pub fn wait_with_cpu(child: &mut Child, timeout: Duration) -> io::Result<Option<
         }
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// The child's end if it has ended, without waiting; it is then reaped.
+pub fn try_wait(child: &Child) -> io::Result<Option<Ended>> {
+    wait4(child.id(), libc::WNOHANG)
 }
 
 fn wait4(pid: u32, options: libc::c_int) -> io::Result<Option<Ended>> {

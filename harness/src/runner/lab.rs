@@ -4,19 +4,20 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde::Deserialize;
 
 use super::affinity;
 use super::cpu;
-use super::model::{Arm, Measured, Outcome, Size, SyscallCounts};
+use super::model::{Arm, Design, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
 use crate::producer::{Mode, PairedResult, ProducerResult};
-use crate::sink::{DeliverySnapshot, Sink, SinkSettings};
+use crate::sink::lockstep::HOLD_LIMIT;
+use crate::sink::{DeliverySnapshot, Pacer, SetOutcome, Sink, SinkSettings, Turn};
 use crate::wire::PayloadSpec;
 
 /// Result-line fields an SDK may add (sdks/README.md); absent ones are simply not shown.
@@ -50,6 +51,9 @@ impl Lab {
     /// there, when `strace_to` is given. Returns one outcome per arm, checked against what the
     /// sink counted.
     pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+        if settings.design == Design::Lockstep && arms.len() > 1 && strace_to.is_none() {
+            return self.run_set(settings, arms, size, seed);
+        }
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
         // Every thread of the runner, the sink's included, and so the producer started below
         // (which inherits it), runs on this workload's CPUs.
@@ -114,6 +118,90 @@ impl Lab {
         (outcomes, delivered)
     }
 
+    /// One lock-step set: a process per arm, started at once, each against its own listener of a
+    /// sink that releases one batch at a time (`sink::lockstep`), with its block order from
+    /// `seed`. Each arm's record takes the sink's timed turns; a set in which any process or
+    /// connection failed is FAILED as a whole, naming that arm, and its other processes end
+    /// (released at once; killed if they outlive the hold limit).
+    fn run_set(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+        let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
+        if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
+            return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
+        }
+        let set = match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| Sink::spawn_set(arms.len(), seed, SinkSettings::default(), Some(spec))) {
+            Ok(set) => set,
+            Err(e) => return failed(format!("cannot start the set's sink: {e:#}")),
+        };
+        let ticks = cpu::MachineTicks::now_on(settings.cpus.as_deref());
+        let mut running = Vec::with_capacity(arms.len());
+        for (arm, sink) in arms.iter().zip(&set.sinks) {
+            let (command, send_path) = match self.producer(settings, arm) {
+                Ok(found) => found,
+                Err(e) => return failed(format!("{}: {e:#}", arm.label())),
+            };
+            let mut env = settings.producer_env(size);
+            env.extend([("MSG_ID", arm.msg_id.clone()), ("PAIRED", "0".into()), ("SEED", seed.to_string()), ("SERVER", sink.addr.to_string())]);
+            env.extend([("INJECT_NS", arm.inject_ns.to_string()), ("INJECT_ARM", "0".into())]);
+            if let Some(path) = send_path {
+                env.push(("SEND_PATH", path.to_owned()));
+            }
+            match Started::spawn(command, &env) {
+                Ok(started) => running.push(started),
+                Err(why) => {
+                    set.pacer.fail(running.len(), why.clone());
+                    let _ = running.into_iter().map(|mut r| r.child.kill()).count();
+                    return failed(format!("{}: {why}", arm.label()));
+                }
+            }
+        }
+        let ended = wait_for_set(&mut running, &set.pacer, Duration::from_secs(settings.timeout_s));
+        let lines: Vec<_> = running.into_iter().zip(ended).map(|(r, e)| r.finish(e, Duration::from_secs(settings.timeout_s))).collect();
+        let steal_pct = ticks.zip(cpu::MachineTicks::now_on(settings.cpus.as_deref())).and_then(|(before, after)| after.steal_pct_since(&before));
+        let delivered = set.sinks[0].delivery();
+        let mut outcomes: Vec<(Outcome, Option<Duration>)> = arms
+            .iter()
+            .zip(lines)
+            .map(|(arm, line)| match line {
+                Ok((line, cpu)) => (check_result_line(&line, size, &arm.msg_id), cpu),
+                Err(why) => (Outcome::Failed(why), None),
+            })
+            .collect();
+        // A set is FAILED as a whole: each arm says its own failure, or the first arm's.
+        let own = outcomes.iter().position(|(o, _)| matches!(o, Outcome::Failed(_)));
+        let culprit = match (own, set.pacer.outcome()) {
+            (Some(i), _) => Some((Some(i), String::new())),
+            (None, SetOutcome::Failed { arm, why }) => Some((Some(arm), why)),
+            // Which arm's message was lost cannot be told apart.
+            (None, SetOutcome::Done(_)) => delivered.delivery_problem(size.messages * arms.len() as u64).map(|problem| (None, problem)),
+        };
+        if let Some((culprit, why)) = culprit {
+            let why = match (culprit, &outcomes[culprit.unwrap_or(0)].0) {
+                (Some(_), Outcome::Failed(own)) => own.clone(),
+                _ => why,
+            };
+            let failed = outcomes.into_iter().enumerate().map(|(k, (o, _))| match o {
+                Outcome::Failed(own) => Outcome::Failed(own),
+                Outcome::Ok(_) if culprit.is_some_and(|i| i != k) => Outcome::Failed(format!("its set FAILED: {}: {why}", arms[culprit.unwrap_or(0)].label())),
+                Outcome::Ok(_) => Outcome::Failed(why.clone()),
+            });
+            return (failed.collect(), Some(delivered));
+        }
+        let SetOutcome::Done(turns) = set.pacer.outcome() else { unreachable!("a failed set returned above") };
+        for ((outcome, cpu), (turns, timed_messages)) in outcomes.iter_mut().zip(timed_turns(&turns, settings.batch, size)) {
+            if let Outcome::Ok(m) = outcome {
+                let total: u64 = turns.iter().map(|t| t.client_ns + t.service_ns).sum();
+                // The producer's own figure counts its waits for the others' turns: the
+                // throughput its turns imply at one request in flight replaces it.
+                m.result.msgs_per_sec = if total > 0 { timed_messages as f64 * 1e9 / total as f64 } else { 0.0 };
+                m.paired = Some((seed, turns.iter().map(|t| t.client_ns).collect()));
+                m.service_ns = Some(turns.iter().map(|t| t.service_ns).collect());
+                m.cpu_ns_per_msg = cpu.map(|c| c.as_nanos() as f64 / size.messages as f64);
+                m.steal_pct = steal_pct;
+            }
+        }
+        (outcomes.into_iter().map(|(o, _)| o).collect(), Some(delivered))
+    }
+
     /// `arm`'s producer command and the SEND_PATH its row is started with.
     /// A user's row gets no SEND_PATH (not even the runner's own): its command chooses its path.
     fn producer(&self, settings: &Settings, arm: &Arm) -> anyhow::Result<(Command, Option<&'static str>)> {
@@ -145,25 +233,97 @@ impl Lab {
 
 /// Starts the producer and waits for it within `timeout`: its last stdout line and its CPU
 /// time, or why the run FAILED.
-fn run_once(mut cmd: Command, env: &[(&str, String)], timeout: Duration) -> Result<(String, Option<Duration>), String> {
-    cmd.envs(env.iter().map(|(k, v)| (k, v))).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
-    // Drained on their own threads so a chatty producer cannot block on a full pipe.
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let out = std::thread::spawn(move || read_all(&mut stdout));
-    let err = std::thread::spawn(move || read_all(&mut stderr));
-    let ended = cpu::wait_with_cpu(&mut child, timeout).map_err(|e| format!("waiting for the producer failed: {e}"));
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    let Some(ended) = ended? else {
-        return Err(format!("timed out after {}s and was killed", timeout.as_secs()));
-    };
-    if !ended.status.success() {
-        let why = last_line(&stderr);
-        return Err(format!("exited with {}: {}", ended.status, if why.is_empty() { "no error line" } else { why }));
+fn run_once(cmd: Command, env: &[(&str, String)], timeout: Duration) -> Result<(String, Option<Duration>), String> {
+    let mut started = Started::spawn(cmd, env)?;
+    let ended = cpu::wait_with_cpu(&mut started.child, timeout).map_err(|e| format!("waiting for the producer failed: {e}"));
+    started.finish(ended, timeout)
+}
+
+/// A producer process under way, its output drained on threads of their own so a chatty
+/// producer cannot block on a full pipe.
+struct Started {
+    child: std::process::Child,
+    stdout: std::thread::JoinHandle<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Started {
+    fn spawn(mut cmd: Command, env: &[(&str, String)]) -> Result<Started, String> {
+        cmd.envs(env.iter().map(|(k, v)| (k, v))).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+        let mut stdout = child.stdout.take().expect("piped");
+        let mut stderr = child.stderr.take().expect("piped");
+        let stdout = std::thread::spawn(move || read_all(&mut stdout));
+        let stderr = std::thread::spawn(move || read_all(&mut stderr));
+        Ok(Started { child, stdout, stderr })
     }
-    Ok((last_line(&stdout).to_owned(), Some(ended.cpu)))
+
+    /// Its last stdout line and CPU time once it `ended` (None: killed at `timeout`), or why the
+    /// run FAILED.
+    fn finish(self, ended: Result<Option<cpu::Ended>, String>, timeout: Duration) -> Result<(String, Option<Duration>), String> {
+        let stdout = self.stdout.join().unwrap_or_default();
+        let stderr = self.stderr.join().unwrap_or_default();
+        let Some(ended) = ended? else {
+            return Err(format!("timed out after {}s and was killed", timeout.as_secs()));
+        };
+        if !ended.status.success() {
+            let why = last_line(&stderr);
+            return Err(format!("exited with {}: {}", ended.status, if why.is_empty() { "no error line" } else { why }));
+        }
+        Ok((last_line(&stdout).to_owned(), Some(ended.cpu)))
+    }
+}
+
+/// Waits for every process of a set within `timeout`. A process that ends in error fails the
+/// set at once, naming it (so the others are released rather than held for it); once the set
+/// has failed, processes still running after the hold limit are killed. Polls every 20 ms: a
+/// finer poll would wake the runner between the producers' turns.
+fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Vec<Result<Option<cpu::Ended>, String>> {
+    let started = Instant::now();
+    let mut ended: Vec<Option<Result<Option<cpu::Ended>, String>>> = running.iter().map(|_| None).collect();
+    let mut failed_at: Option<Instant> = None;
+    while ended.iter().any(Option::is_none) {
+        for (i, (r, end)) in running.iter_mut().zip(ended.iter_mut()).enumerate().filter(|(_, (_, e))| e.is_none()) {
+            *end = match cpu::try_wait(&r.child) {
+                Ok(None) => None,
+                Ok(Some(e)) => {
+                    if !e.status.success() {
+                        pacer.fail(i, format!("exited with {}", e.status));
+                    }
+                    Some(Ok(Some(e)))
+                }
+                Err(e) => Some(Err(format!("waiting for the producer failed: {e}"))),
+            };
+        }
+        if pacer.finished() && !matches!(pacer.outcome(), SetOutcome::Done(_)) {
+            failed_at.get_or_insert_with(Instant::now);
+        }
+        let timed_out = started.elapsed() > timeout;
+        if timed_out || failed_at.is_some_and(|t| t.elapsed() > HOLD_LIMIT) {
+            for (r, end) in running.iter_mut().zip(ended.iter_mut()).filter(|(_, e)| e.is_none()) {
+                let _ = r.child.kill();
+                *end = Some(match cpu::wait_with_cpu(&mut r.child, Duration::from_secs(5)) {
+                    Ok(_) if timed_out => Ok(None),
+                    Ok(_) => Err(format!("was still running {} s after the set failed, and was killed", HOLD_LIMIT.as_secs())),
+                    Err(e) => Err(format!("waiting for the producer failed: {e}")),
+                });
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ended.into_iter().map(|e| e.expect("every process ended")).collect()
+}
+
+/// Each arm's timed turns, aligned block by block (a block some arm lacks is dropped), and the
+/// messages they carried. Turn k times the build of batch k + 1, so the timed window (the
+/// batches after the warm-up's) starts at the turn numbered the warm-up's batches less one.
+fn timed_turns(turns: &[Vec<Turn>], batch: u32, size: Size) -> Vec<(Vec<Turn>, u64)> {
+    let batch = u64::from(batch);
+    let skip = size.warmup.div_ceil(batch).saturating_sub(1) as usize;
+    let blocks = turns.iter().map(Vec::len).min().unwrap_or(0);
+    let start = skip.min(blocks);
+    let carried = |k: usize| batch.min(size.messages.saturating_sub((k as u64 + 1) * batch));
+    turns.iter().map(|t| (t[start..blocks].to_vec(), (start..blocks).map(carried).sum())).collect()
 }
 
 /// The last non-empty line of a producer's output.
@@ -186,7 +346,7 @@ fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
     if !(result.msgs_per_sec.is_finite() && result.msgs_per_sec > 0.0) {
         return Outcome::Failed(format!("result line reports {} msgs/s", result.msgs_per_sec));
     }
-    Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, cpu_ns_per_msg: None, steal_pct: None }))
+    Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, service_ns: None, cpu_ns_per_msg: None, steal_pct: None }))
 }
 
 /// A paired result line (sdks/README.md), if it answers the run asked for: one outcome per arm.
@@ -228,7 +388,7 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 rtt_p99_ns: a.rtt_p99_ns,
                 rtt_p999_ns: a.rtt_p999_ns,
             };
-            Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), cpu_ns_per_msg: None, steal_pct: None }))
+            Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), service_ns: None, cpu_ns_per_msg: None, steal_pct: None }))
         })
         .collect()
 }

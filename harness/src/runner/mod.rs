@@ -24,6 +24,8 @@ pub mod producer_spec;
 pub mod sdk;
 /// The one table of settings, and a workload's resolved values.
 pub mod settings;
+/// How a design turns arms into processes and rounds.
+pub mod schedule;
 /// strace: its command and its summary table.
 pub mod syscalls;
 /// Sinks and producer processes: one run of one arm.

@@ -54,11 +54,15 @@ pub struct RunRecord {
     /// The optional result-line field of the same name (sdks/README.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_bytes_per_msg: Option<f64>,
-    /// Paired mode: the seed of the process's block order, and this arm's time per timed block.
+    /// Paired and lock-step: the seed of the block order, and this arm's time per timed block
+    /// (lock-step: the producer's own part of each turn, `client_ns`, as the sink timed it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch_ns: Option<Vec<u64>>,
+    /// Lock-step: the sink's time checking each of those batches, `service_ns`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service_ns: Option<Vec<u64>>,
     /// The process's user + system time over every message it sent (all its arms, warm-up included).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_ns_per_msg: Option<f64>,
@@ -84,8 +88,10 @@ pub enum Outcome {
 pub struct Measured {
     pub result: ProducerResult,
     pub alloc_bytes_per_msg: Option<f64>,
-    /// Paired mode: the process's seed and this arm's batch times (sdks/README.md).
+    /// Paired and lock-step: the seed and this arm's block times (sdks/README.md).
     pub paired: Option<(u64, Vec<u64>)>,
+    /// Lock-step: the sink's service time of each of those blocks.
+    pub service_ns: Option<Vec<u64>>,
     pub cpu_ns_per_msg: Option<f64>,
     pub steal_pct: Option<f64>,
 }
@@ -106,6 +112,42 @@ impl Metric {
             Metric::Wall => "wall",
             Metric::Cpu => "cpu",
         }
+    }
+}
+
+/// How a workload's arms are run against each other (DESIGN; `runner::schedule` turns it into
+/// processes and rounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Design {
+    /// One process per arm, and a set's processes run at once, paced by the sink one batch at a
+    /// time in shuffled blocks: any build of any language, timed by the sink.
+    Lockstep,
+    /// An SDK's arms share one process, timed batch by batch around each other.
+    Paired,
+    /// One process per arm, run one after another in a shuffled order.
+    Processes,
+}
+
+impl Design {
+    pub const ALL: [Design; 3] = [Design::Lockstep, Design::Paired, Design::Processes];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Design::Lockstep => "lockstep",
+            Design::Paired => "paired",
+            Design::Processes => "processes",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Design> {
+        Design::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Whether arms are compared block by block (each process or set gives one estimate per
+    /// arm, with an A/A twin of its base arm), rather than by whole runs.
+    pub fn blocks(self) -> bool {
+        self != Design::Processes
     }
 }
 
@@ -148,13 +190,14 @@ impl fmt::Display for Warning {
 
 impl RunRecord {
     pub fn new(order: usize, round: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
-        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, cpu_ns_per_msg: None, steal_pct: None, failed: None, sink };
+        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, service_ns: None, cpu_ns_per_msg: None, steal_pct: None, failed: None, sink };
         match outcome {
             Outcome::Ok(m) => {
                 record.result = Some(m.result);
                 record.alloc_bytes_per_msg = m.alloc_bytes_per_msg;
                 record.cpu_ns_per_msg = m.cpu_ns_per_msg;
                 record.steal_pct = m.steal_pct;
+                record.service_ns = m.service_ns;
                 if let Some((seed, batch_ns)) = m.paired {
                     record.seed = Some(seed.to_string());
                     record.batch_ns = Some(batch_ns);
@@ -230,6 +273,13 @@ impl Arm {
     /// (process order, batch times) of each timed paired run.
     pub fn batch_times(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
         self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b)))
+    }
+
+    /// (set order, client + service ns of each turn) of each timed lock-step run: the whole
+    /// round trip at one request in flight, as the sink saw it.
+    pub fn turn_times(&self) -> Vec<(usize, Vec<u64>)> {
+        let timed = self.runs.iter().filter(|r| !r.warmup && r.result.is_some());
+        timed.filter_map(|r| Some((r.order, r.batch_ns.as_ref()?.iter().zip(r.service_ns.as_ref()?).map(|(c, s)| c + s).collect()))).collect()
     }
 
     /// The median over timed runs of the process's CPU ns per message.
@@ -308,6 +358,7 @@ pub mod fixtures {
                 alloc_bytes_per_msg: None,
                 seed: None,
                 batch_ns: None,
+                service_ns: None,
                 cpu_ns_per_msg: None,
                 steal_pct: None,
                 failed: None,

@@ -14,11 +14,12 @@ use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
 use super::settings::{RunArgs, Settings};
-use super::suite::{Suite, units};
+use super::schedule::{Step, plan};
+use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
 use crate::machine::Machine;
-use crate::producer::{BlockOrder, SplitMix64};
+use crate::producer::SplitMix64;
 
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
@@ -137,31 +138,7 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
     }
 }
 
-/// One process to start: which unit (an arm, or a paired group of one SDK's arms) and in
-/// which round (0: the discarded warm-up round).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub unit: usize,
-    pub round: usize,
-}
-
-/// One warm-up process per unit, then `repeat` rounds, each running every unit once in an
-/// order shuffled from `seed` (randomised multiple interleaved trials): drift and periodic
-/// noise hit every unit alike, and no unit always follows the same one.
-pub fn schedule(units: usize, repeat: usize, seed: u64) -> Vec<Step> {
-    let warmups = (0..units).map(|unit| Step { unit, round: 0 });
-    let rounds = BlockOrder::new(seed, units).take(repeat).enumerate().flat_map(|(r, order)| order.into_iter().map(move |unit| Step { unit, round: r + 1 }));
-    warmups.chain(rounds).collect()
-}
-
-/// The processes to start for `arms`, in order: each step with the indexes of the arms it runs
-/// (one arm, or in paired mode one SDK's arms together).
-pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
-    let units = units(arms, settings.paired);
-    schedule(units.len(), settings.repeat as usize, settings.seed).into_iter().map(|step| (step, units[step.unit].clone())).collect()
-}
-
-/// Runs one step's process (the `k`th of the plan); the records of its arms, as (arm index,
+/// Runs one step's unit (the `k`th of the plan); the records of its arms, as (arm index,
 /// record).
 pub fn run_step(lab: &mut Lab, settings: &Settings, arms: &[Arm], indexes: &[usize], step: Step, order: usize, k: usize) -> Vec<(usize, RunRecord)> {
     // Each process deals its blocks from its own seed, derived from the workload's.
@@ -184,25 +161,5 @@ fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> St
         (Some(r), _) => format!("{name}{:.0} {unit}", r.msgs_per_sec),
         (None, Some(why)) => format!("FAILED: {why}"),
         (None, None) => format!("{name}-"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_warms_up_each_unit_then_shuffles_every_round() {
-        let steps = schedule(3, 20, 7);
-        assert_eq!(steps[..3].iter().map(|s| (s.unit, s.round)).collect::<Vec<_>>(), [(0, 0), (1, 0), (2, 0)]);
-        for round in 1..=20 {
-            let mut units: Vec<usize> = steps.iter().filter(|s| s.round == round).map(|s| s.unit).collect();
-            units.sort_unstable();
-            assert_eq!(units, [0, 1, 2], "round {round} runs each unit once");
-        }
-        let orders: std::collections::HashSet<Vec<usize>> = (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.unit).collect()).collect();
-        assert!(orders.len() > 2, "orders vary between rounds");
-        assert_eq!(schedule(3, 20, 7), steps, "the seed reproduces the order");
-        assert_ne!(schedule(3, 20, 8), steps);
     }
 }

@@ -12,7 +12,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use super::affinity;
-use super::model::{Metric, Size};
+use super::model::{Design, Metric, Size};
 use super::producer_spec::ProducerSpec;
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
@@ -55,6 +55,8 @@ pub enum Binding {
     Workload { set: fn(&mut Settings, &str) -> Result<(), Bad>, get: fn(&Settings) -> String },
     /// How the whole run writes its reports, read by `RunArgs`.
     Output,
+    /// An older spelling of another setting: read into its field, never written out.
+    Alias { set: fn(&mut Settings, &str) -> Result<(), Bad> },
 }
 
 /// Why a value was refused.
@@ -284,26 +286,45 @@ pub const COUNTS: Setting = Setting {
     },
 };
 
-pub const PAIRED: Setting = Setting {
-    env: "PAIRED",
-    flag: "paired",
+pub const DESIGN: Setting = Setting {
+    env: "DESIGN",
+    flag: "design",
     aliases: &[],
-    help: "1: each SDK's MSG_ID arms share one process, timed batch by batch around each other in shuffled blocks, with an in-process A/A twin of the first arm; 0: one process per arm.",
-    default: Fallback::Derived("1 where it can compare: two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt; else 0"),
+    help: "How arms are compared: lockstep (one process per arm, a set's processes run at once and the sink releases one batch at a time in shuffled blocks, timing each producer's own part of every turn: any build, any language), paired (an SDK's MSG_ID arms share one process, timed batch by batch around each other) or processes (one process per arm, one after another). lockstep and paired add an A/A twin of the base arm.",
+    default: Fallback::Derived("lockstep for rows of your own (--producer); paired where it can compare (two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt); else processes"),
     to_producer: false,
     in_suite: true,
     in_line: true,
     payload: false,
     binding: Binding::Workload {
         set: |s, v| {
-            s.paired = match v {
-                "1" | "true" => true,
-                "0" | "false" => false,
+            s.design = Design::parse(v).ok_or_else(|| Bad::Unreadable("is unknown; expected lockstep, paired or processes".into()))?;
+            Ok(())
+        },
+        get: |s| s.design.name().into(),
+    },
+};
+
+/// The older spelling of DESIGN: 1 is paired, 0 processes.
+pub const PAIRED: Setting = Setting {
+    env: "PAIRED",
+    flag: "paired",
+    aliases: &[],
+    help: "The older spelling of DESIGN: 1 is DESIGN=paired, 0 DESIGN=processes.",
+    default: Fallback::Derived("DESIGN's"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Alias {
+        set: |s, v| {
+            s.design = match v {
+                "1" | "true" => Design::Paired,
+                "0" | "false" => Design::Processes,
                 _ => return Err(Bad::Unreadable("is not 0 or 1".into())),
             };
             Ok(())
         },
-        get: |s| u8::from(s.paired).to_string(),
     },
 };
 
@@ -428,7 +449,7 @@ pub const FORCE: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &PAIRED, &METRIC, &CPUS, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
@@ -498,7 +519,7 @@ impl Setting {
     fn get(&self) -> Option<fn(&Settings) -> String> {
         match self.binding {
             Binding::Workload { get, .. } => Some(get),
-            Binding::Output => None,
+            Binding::Output | Binding::Alias { .. } => None,
         }
     }
 }
@@ -548,7 +569,7 @@ pub struct Settings {
     pub warmup: u64,
     pub timeout_s: u64,
     pub counts: bool,
-    pub paired: bool,
+    pub design: Design,
     pub metric: Metric,
     /// The CPUs the run is confined to (CPUS); None: every one the runner may use.
     pub cpus: Option<Vec<usize>>,
@@ -709,7 +730,7 @@ impl Layer {
             warmup: 0,
             timeout_s: 0,
             counts: false,
-            paired: false,
+            design: Design::Processes,
             metric: Metric::Wall,
             cpus: None,
             seed: 0,
@@ -721,7 +742,7 @@ impl Layer {
             None => self.clone(),
         };
         for setting in SETTINGS {
-            let Binding::Workload { set, .. } = setting.binding else { continue };
+            let (Binding::Workload { set, .. } | Binding::Alias { set }) = setting.binding else { continue };
             let (value, source) = match (layer.given.iter().find(|g| g.setting.env == setting.env), &setting.default) {
                 (Some(g), _) => (g.value.as_str(), g.source),
                 (None, Fallback::Value(v)) => (*v, Source::Env),
@@ -760,11 +781,10 @@ impl Layer {
             .plan()?;
             s.warmup = plan.warmup;
         }
-        match layer.get(&PAIRED) {
-            // A user's command need not implement paired mode, so its rows are never paired unasked.
-            None => s.paired = s.producers.is_empty() && check_paired(&s).is_ok(),
-            Some(_) if s.paired => check_paired(&s)?,
-            Some(_) => {}
+        match (layer.get(&DESIGN), layer.get(&PAIRED)) {
+            (Some(design), Some(paired)) => bail!("DESIGN={design} and PAIRED={paired} are both given: PAIRED is the older spelling of DESIGN (1: paired, 0: processes); give one"),
+            (None, None) => s.design = default_design(&s),
+            _ => check_design(&s)?,
         }
         if layer.get(&SEED).is_none() {
             s.seed = rand::random();
@@ -777,23 +797,61 @@ impl Layer {
     }
 }
 
+/// Rows of one's own are separate builds: lock-step compares them (their commands need not
+/// implement paired mode). Built-in rows pair where they can, as the calibration showed paired
+/// tighter than processes; lock-step is asked for by name there until its own calibration says
+/// otherwise.
+fn default_design(s: &Settings) -> Design {
+    let design = if s.producers.is_empty() { Design::Paired } else { Design::Lockstep };
+    let mut trial = s.clone();
+    trial.design = design;
+    if check_design(&trial).is_ok() { design } else { Design::Processes }
+}
+
+/// What the workload's design cannot do, said before anything runs.
+fn check_design(s: &Settings) -> anyhow::Result<()> {
+    match s.design {
+        Design::Processes => Ok(()),
+        Design::Paired => check_paired(s),
+        Design::Lockstep => check_lockstep(s),
+    }
+}
+
+fn check_lockstep(s: &Settings) -> anyhow::Result<()> {
+    if s.mode == Mode::Mint {
+        bail!("DESIGN=lockstep needs MODE=producer: the sink paces and times the batches");
+    }
+    if s.metric == Metric::Cpu {
+        bail!("METRIC=cpu needs DESIGN=processes: lock-step compares the producers' turns as the sink times them");
+    }
+    let built_in = s.sdks.iter().filter(|n| !s.producers.iter().any(|p| &p.name == *n)).count();
+    if s.msg_ids.len() < 2 && (s.producers.len() < 2 || built_in > 0) {
+        bail!(
+            "DESIGN=lockstep compares the arms of a set, but SDK={} MSG_ID={} gives each row one arm: list two MSG_IDs, or two rows of your own (--producer)",
+            s.sdks.join(","),
+            s.msg_ids.join(",")
+        );
+    }
+    Ok(())
+}
+
 /// What paired mode cannot do, said before anything runs.
 fn check_paired(s: &Settings) -> anyhow::Result<()> {
     if s.msg_ids.len() < 2 {
-        bail!("PAIRED=1 compares MSG_IDs inside one process, but MSG_ID={} names only one: list at least two (e.g. uuid,fast)", s.msg_ids.join(","));
+        bail!("DESIGN=paired compares MSG_IDs inside one process, but MSG_ID={} names only one: list at least two (e.g. uuid,fast)", s.msg_ids.join(","));
     }
     if s.mode == Mode::Mint {
-        bail!("PAIRED=1 needs MODE=producer: it times batches sent to the sink");
+        bail!("DESIGN=paired needs MODE=producer: it times batches sent to the sink");
     }
     if s.metric == Metric::Cpu {
-        bail!("METRIC=cpu needs PAIRED=0: the arms of a paired process share its CPU time, so only wall time tells them apart");
+        bail!("METRIC=cpu needs DESIGN=processes: the arms of a paired process share its CPU time, so only wall time tells them apart");
     }
     if s.msg_ids.iter().any(|m| m == "prebuilt") {
-        bail!("MSG_ID=prebuilt cannot run with PAIRED=1: its frames are built before the timed window, so there is no batch to time around the others");
+        bail!("MSG_ID=prebuilt cannot run with DESIGN=paired: its frames are built before the timed window, so there is no batch to time around the others");
     }
     if let [first, .., last] = s.producers.as_slice() {
         bail!(
-            "PAIRED=1 times the MSG_IDs of one build inside one process, but --producer gives {} builds ({} .. {}), which cannot share a process: compare builds with PAIRED=0",
+            "DESIGN=paired times the MSG_IDs of one build inside one process, but --producer gives {} builds ({} .. {}), which cannot share a process: compare builds with DESIGN=lockstep",
             s.producers.len(),
             first.name,
             last.name
@@ -991,48 +1049,61 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
-        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=1 METRIC=wall CPUS=all");
+        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=paired METRIC=wall CPUS=all");
     }
 
     #[test]
     fn a_mint_run_carries_no_payload_settings() {
         let r = resolve(&["--mode", "mint", "--msg-id", "uuid,fast", "--bits", "17", "--pack", "5"]).unwrap();
         assert_eq!(r.name, "mint-rust");
-        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 PAIRED=0 METRIC=wall CPUS=all");
+        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=processes METRIC=wall CPUS=all");
         assert!(r.command().starts_with("MODE=mint SDK=rust MSG_ID=uuid,fast REPEAT=10 BATCH=1000 "), "{}", r.command());
         assert!(!r.command().contains("BITS=") && !r.command().contains("PACK="), "{}", r.command());
         assert_eq!(resolve(&["--bits", "17", "--pack", "5"]).unwrap().name, "producer-rust-bits17-pack5");
     }
 
     #[test]
-    fn paired_is_the_default_wherever_it_can_compare() {
-        let paired = |flags: &[&str]| resolve(flags).unwrap().paired;
-        assert!(paired(&[]) && paired(&["--sdk", "go,csharp", "--msg-id", "uuid,fast,preset"]));
+    fn each_design_is_the_default_where_it_can_compare() {
+        let design = |flags: &[&str]| resolve(flags).unwrap().design;
+        assert_eq!(design(&[]), Design::Paired);
+        assert_eq!(design(&["--sdk", "go,csharp", "--msg-id", "uuid,fast,preset"]), Design::Paired);
         // Where it cannot, the default is one process per arm, and no error.
-        assert!(!paired(&["--msg-id", "fast"]));
-        assert!(!paired(&["--mode", "mint"]));
-        assert!(!paired(&["--metric", "cpu"]));
-        assert!(!paired(&["--msg-id", "uuid,prebuilt"]));
-        // A user's command need not implement paired mode: asked for, one build's MSG_IDs pair.
-        assert!(!paired(&["--producer", "mine=/bin/true"]));
-        assert!(paired(&["--producer", "mine=/bin/true", "--paired", "1"]));
-        assert!(!paired(&["--paired", "0"]));
+        for flags in [&["--msg-id", "fast"][..], &["--mode", "mint"], &["--metric", "cpu"], &["--msg-id", "uuid,prebuilt"]] {
+            assert_eq!(design(flags), Design::Processes, "{flags:?}");
+        }
+        // Rows of one's own are separate builds: lock-step, which needs nothing of their commands.
+        let builds = ["--producer", "before=/bin/true", "--producer", "after=/bin/true", "--msg-id", "sdk"];
+        assert_eq!(design(&builds), Design::Lockstep);
+        assert_eq!(design(&["--producer", "mine=/bin/true"]), Design::Lockstep);
+        assert_eq!(design(&["--producer", "mine=/bin/true", "--msg-id", "sdk"]), Design::Processes, "one arm: nothing to compare");
+        // PAIRED is DESIGN's older spelling.
+        assert_eq!(design(&["--producer", "mine=/bin/true", "--paired", "1"]), Design::Paired);
+        assert_eq!(design(&["--paired", "0"]), Design::Processes);
+        assert_eq!(design(&["--design", "lockstep", "--sdk", "go", "--msg-id", "uuid,fast,preset"]), Design::Lockstep);
+        let r = resolve(&["--design", "lockstep"]).unwrap();
+        assert!(r.line().contains("DESIGN=lockstep") && !r.line().contains("PAIRED"), "{}", r.line());
+        assert!(r.command().contains("DESIGN=lockstep") && !r.command().contains("PAIRED="), "{}", r.command());
     }
 
     #[test]
-    fn paired_mode_refuses_what_it_cannot_compare() {
+    fn each_design_refuses_what_it_cannot_compare() {
         let err = |flags: &[&str]| resolve(flags).unwrap_err().to_string();
-        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("PAIRED=1 compares MSG_IDs inside one process, but MSG_ID=fast names only one"));
-        assert!(err(&["--paired", "1", "--metric", "cpu"]).starts_with("METRIC=cpu needs PAIRED=0"));
-        assert!(err(&["--paired", "1", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt cannot run with PAIRED=1"));
+        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("DESIGN=paired compares MSG_IDs inside one process, but MSG_ID=fast names only one"));
+        assert!(err(&["--design", "paired", "--metric", "cpu"]).starts_with("METRIC=cpu needs DESIGN=processes"));
+        assert!(err(&["--paired", "1", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt cannot run with DESIGN=paired"));
         // Two builds are two processes: their comparison cannot be paired. One build's MSG_IDs can.
         let builds = ["--paired", "1", "--producer", "before=/bin/true", "--producer", "after=/bin/true"];
-        assert!(err(&builds).starts_with("PAIRED=1 times the MSG_IDs of one build inside one process, but --producer gives 2 builds (before .. after)"), "{}", err(&builds));
-        assert!(resolve(&builds[..4]).unwrap().paired);
+        assert!(err(&builds).starts_with("DESIGN=paired times the MSG_IDs of one build inside one process, but --producer gives 2 builds (before .. after)"), "{}", err(&builds));
+        assert_eq!(resolve(&builds[..4]).unwrap().design, Design::Paired);
+        assert!(err(&["--design", "lockstep", "--msg-id", "fast"]).starts_with("DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm"));
+        assert!(err(&["--design", "lockstep", "--mode", "mint"]).starts_with("DESIGN=lockstep needs MODE=producer"));
+        assert!(err(&["--design", "lockstep", "--metric", "cpu"]).starts_with("METRIC=cpu needs DESIGN=processes"));
+        assert_eq!(err(&["--design", "duet"]), "--design duet is unknown; expected lockstep, paired or processes");
+        assert!(err(&["--design", "paired", "--paired", "0"]).starts_with("DESIGN=paired and PAIRED=0 are both given"));
         assert_eq!(err(&["--metric", "gpu"]), "--metric gpu is unknown; expected wall or cpu");
         assert_eq!(err(&["--paired", "yes"]), "--paired yes is not 0 or 1");
         let r = resolve(&["--paired", "1", "--seed", "42"]).unwrap();
-        assert_eq!((r.paired, r.seed), (true, 42));
+        assert_eq!((r.design, r.seed), (Design::Paired, 42));
         assert_ne!(resolve(&[]).unwrap().seed, resolve(&[]).unwrap().seed, "an unset seed is drawn afresh");
     }
 

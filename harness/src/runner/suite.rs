@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::budget::Budgets;
 use super::model::{Arm, CONTROL_SDK, Warning};
 use super::producer_spec::ProducerSpec;
+use super::schedule;
 use super::sdk::{self, Sdk};
 use super::settings::{Layer, RunArgs, Settings, check_file_name};
 use super::syscalls;
@@ -169,7 +170,7 @@ impl Suite {
             .map(|w| {
                 let arms = w.arms();
                 let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count() } else { 0 };
-                units(&arms, w.settings.paired).len() * (w.settings.repeat as usize + 1) + counted
+                schedule::units(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
     }
@@ -259,12 +260,14 @@ impl Workload {
             arms.push(Arm::control('A'));
             arms.push(Arm::control('B'));
         }
+        let is_user = |name: &&String| self.settings.producers.iter().any(|p| &p.name == *name);
+        let first_user_row = self.settings.sdks.iter().find(is_user).map(String::as_str);
         for sdk in &self.settings.sdks {
             for msg_id in &self.settings.msg_ids {
                 arms.push(Arm::new(sdk, msg_id, None));
             }
-            if self.settings.paired {
-                // The SDK's own noise floor: a second copy of its first arm in the same processes.
+            if schedule::wants_twin(self.settings.design, sdk, first_user_row) {
+                // The row's own noise floor: a second copy of its first arm in the same units.
                 let mut twin = Arm::new(sdk, &self.settings.msg_ids[0], None);
                 twin.twin = true;
                 arms.push(twin);
@@ -275,22 +278,6 @@ impl Workload {
         }
         arms
     }
-}
-
-/// What runs in one process, as arm indexes in the order the producer gets them: each arm on
-/// its own, or in paired mode one group per SDK (its first arm, its A/A twin, then the rest),
-/// the control arms always on their own.
-pub fn units(arms: &[Arm], paired: bool) -> Vec<Vec<usize>> {
-    let mut units: Vec<Vec<usize>> = Vec::new();
-    for (i, arm) in arms.iter().enumerate() {
-        let group = (paired && arm.control.is_none()).then(|| units.iter().position(|u| arms[u[0]].control.is_none() && arms[u[0]].sdk == arm.sdk)).flatten();
-        match group {
-            Some(g) if arm.twin => units[g].insert(1, i),
-            Some(g) => units[g].push(i),
-            None => units.push(vec![i]),
-        }
-    }
-    units
 }
 
 /// (field, value in a, value in b) for every field that differs.
@@ -344,19 +331,4 @@ fn take_string(table: &mut toml::Table, key: &str, shown: &impl std::fmt::Displa
 /// " line N" for an error's position in the file.
 fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
     span.map_or(String::new(), |s| format!(" line {}", text[..s.start.min(text.len())].matches('\n').count() + 1))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paired_units_group_each_sdk_with_its_twin_second() {
-        let mut arms = vec![Arm::control('A'), Arm::control('B'), Arm::new("go", "uuid", None), Arm::new("go", "fast", None), Arm::new("java", "uuid", None)];
-        let mut twin = Arm::new("go", "uuid", None);
-        twin.twin = true;
-        arms.push(twin);
-        assert_eq!(units(&arms, true), [vec![0], vec![1], vec![2, 5, 3], vec![4]]);
-        assert_eq!(units(&arms, false), (0..6).map(|i| vec![i]).collect::<Vec<_>>());
-    }
 }

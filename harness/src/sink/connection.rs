@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -10,6 +10,7 @@ use tokio::net::TcpStream;
 
 use super::catalog::{Catalog, MAX_PARTITIONS};
 use super::delivery::{Delivery, Tally};
+use super::lockstep::Pacer;
 use super::{Sink, SinkSettings};
 use crate::wire::{
     HEADER_LEN, MetadataError, Operation, PayloadSpec, Protocol, RequestHeader, command, decode_create_stream, decode_create_topic,
@@ -52,10 +53,14 @@ pub struct Connection {
     warned: bool,
     body: Vec<u8>,
     reply: BytesMut,
+    /// In a lock-step set: the set's pacing and which producer this connection belongs to.
+    pacing: Option<(Arc<Pacer>, usize)>,
+    /// Whether this connection's batches were paced (the producer's first sending connection).
+    paced: bool,
 }
 
 impl Connection {
-    pub fn new(stream: TcpStream, peer: SocketAddr, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64) -> Self {
+    pub fn new(stream: TcpStream, peer: SocketAddr, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64, pacing: Option<(Arc<Pacer>, usize)>) -> Self {
         Connection {
             stream,
             peer,
@@ -71,13 +76,29 @@ impl Connection {
             warned: false,
             body: Vec::new(),
             reply: BytesMut::with_capacity(512),
+            pacing,
+            paced: false,
         }
     }
 
     /// Serves frames until the client leaves, idles too long or breaks the framing; returns why
     /// it ended and the messages it delivered.
     pub async fn serve(mut self) -> (Closed, u64) {
-        let closed = loop {
+        let closed = self.frames().await;
+        if let Some((pacer, arm)) = self.pacing.as_ref().filter(|_| self.paced) {
+            let error = match &closed {
+                Closed::ByClient => None,
+                Closed::Idle(after) => Some(format!("went silent for {after:?} mid-set")),
+                Closed::BadFrameSize(size) => Some(format!("sent a frame of size {size}, outside the frame limits")),
+                Closed::Io(e) => Some(format!("connection failed mid-set: {e}")),
+            };
+            pacer.closed(*arm, error);
+        }
+        (closed, self.delivered)
+    }
+
+    async fn frames(&mut self) -> Closed {
+        loop {
             let mut head = [0u8; HEADER_LEN];
             match tokio::time::timeout(self.settings.idle_timeout, self.stream.read_exact(&mut head)).await {
                 Err(_) => break Closed::Idle(self.settings.idle_timeout),
@@ -103,16 +124,32 @@ impl Connection {
                 Ok(Err(e)) => break Closed::Io(format!("frame cut short: {e}")),
                 Ok(Ok(_)) => {}
             }
+            let read_at = Instant::now();
+            let pacer = match &self.pacing {
+                Some((pacer, arm)) if request.operation == Operation::SendMessages && pacer.paces(*arm, self.session) => {
+                    self.paced = true;
+                    pacer.batch_read(*arm, read_at);
+                    Some((pacer.clone(), *arm))
+                }
+                _ => None,
+            };
             let logout = self.answer(&request, &mut tally);
             self.delivery.add(&tally);
+            if let Some((pacer, arm)) = &pacer {
+                // Released in this producer's next turn, or at once once the set is over. The
+                // turn starts before the write: the woken producer may take this CPU from the
+                // sink as soon as the reply lands, and a clock read after the write would then
+                // wait for the producer's whole turn.
+                let _ = pacer.hold(*arm, read_at.elapsed().as_nanos() as u64).await;
+                pacer.replied(*arm);
+            }
             if let Err(e) = self.stream.write_all(&self.reply).await {
                 break Closed::Io(e.to_string());
             }
             if logout {
                 break Closed::ByClient;
             }
-        };
-        (closed, self.delivered)
+        }
     }
 
     /// Builds the reply to one request in `self.reply`; returns whether the client logged out.

@@ -5,6 +5,7 @@
 mod catalog;
 mod connection;
 mod delivery;
+pub mod lockstep;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -15,6 +16,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 pub use delivery::{Delivery, DeliverySnapshot, PartitionDelivery};
+pub use lockstep::{Pacer, SetOutcome, Turn};
 
 use crate::wire::{MAX_FRAME, MESSAGE_HEADER_LEN, PayloadSpec, send_messages_len};
 use catalog::Catalog;
@@ -85,8 +87,54 @@ impl Sink {
         settings.check(expected)?;
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let sink = Sink { addr: listener.local_addr()?, delivery: Arc::default(), catalog: Arc::default() };
-        let serving = serve(listener, sink.clone(), settings, expected);
+        let serving = serve(listener, sink.clone(), settings, expected, None);
         Ok((sink, serving))
+    }
+
+    /// Starts the sink of one lock-step set of `arms` producers on its own thread: one listener
+    /// per producer, so each is known by the address it was given whatever its language, each
+    /// with its own catalog (the producers start at once, and each may create the stream); all
+    /// counting into one delivery. It stops when the returned handle is dropped.
+    pub fn spawn_set(arms: usize, seed: u64, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<SetSink> {
+        settings.check(expected)?;
+        let pacer = Pacer::new(arms, seed);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let pacing = pacer.clone();
+        std::thread::Builder::new().name("set-sink".into()).spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => return tx.send(Err(e.into())).unwrap_or(()),
+            };
+            runtime.block_on(async move {
+                let delivery = Arc::<Delivery>::default();
+                let mut sinks = Vec::with_capacity(arms);
+                let mut serving = tokio::task::JoinSet::new();
+                for arm in 0..arms {
+                    let listener = match TcpListener::bind("127.0.0.1:0").await.context("cannot listen on 127.0.0.1") {
+                        Ok(l) => l,
+                        Err(e) => return tx.send(Err(e)).unwrap_or(()),
+                    };
+                    let Ok(addr) = listener.local_addr() else { return tx.send(Err(anyhow::anyhow!("a listener has no address"))).unwrap_or(()) };
+                    let sink = Sink { addr, delivery: delivery.clone(), catalog: Arc::default() };
+                    sinks.push(sink.clone());
+                    serving.spawn(serve(listener, sink, settings, expected, Some((pacing.clone(), arm))));
+                }
+                let _ = tx.send(Ok(sinks));
+                let watchdog = async {
+                    loop {
+                        tokio::time::sleep(lockstep::WATCH_EVERY).await;
+                        pacing.watch(std::time::Instant::now());
+                    }
+                };
+                tokio::select! {
+                    _ = stopped => {}
+                    _ = watchdog => {}
+                }
+            });
+        })?;
+        let sinks = rx.recv().map_err(|_| anyhow::anyhow!("the set's sink thread ended before listening"))??;
+        Ok(SetSink { sinks, pacer, _stop: stop })
     }
 
     /// Starts a sink on its own thread (one core's worth of work, like a separate server
@@ -119,9 +167,18 @@ impl Sink {
     }
 }
 
+/// One lock-step set's sink (`Sink::spawn_set`): its producers' addresses and its pacing.
+pub struct SetSink {
+    /// One per producer, in the set's order; they share one delivery count.
+    pub sinks: Vec<Sink>,
+    pub pacer: Arc<Pacer>,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
 /// Accepts connections for ever; each checks its payloads against `expected` (None: counts
-/// messages without checking them, for clients that send their own).
-async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>) {
+/// messages without checking them, for clients that send their own). In a lock-step set,
+/// `pacing` names the set's pacer and the producer this listener serves.
+async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>, pacing: Option<(Arc<Pacer>, usize)>) {
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let open = Arc::new(AtomicUsize::new(0));
     let mut turned_away = 0u64;
@@ -150,7 +207,7 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
         let _ = stream.set_nodelay(true);
         sink.delivery.connection_opened();
         let slot = OpenSlot::take(&open);
-        let connection = Connection::new(stream, peer, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed));
+        let connection = Connection::new(stream, peer, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed), pacing.clone());
         tokio::spawn(async move {
             let _slot = slot;
             let (closed, messages) = connection.serve().await;

@@ -95,7 +95,7 @@ fn class_of(arm: &Arm) -> &'static str {
 
 fn verdicts(w: &WorkloadReport, out: &mut String) {
     let Some(a) = &w.analysis else { return };
-    let (p1, p2) = if w.settings.paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
+    let (p1, p2) = if w.settings.design.blocks() { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
     let _ = writeln!(out, "<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>{p1}</th><th>{p2}</th><th>verdict</th></tr>");
     let control = a.control.iter().zip(control_words(a));
     for (c, verdict) in a.comparisons.iter().chain(&a.twins).map(|c| (c, verdict_words(c))).chain(control) {

@@ -10,7 +10,7 @@ use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::stats::Verdict;
 use crate::stats::paired::PairedComparison;
 use crate::runner::format::{change, p_value, ratio_ci, thousands};
-use crate::runner::model::Warning;
+use crate::runner::model::{Design, Warning};
 
 pub struct Markdown;
 
@@ -48,7 +48,12 @@ impl Render for Markdown {
 
 /// How the runs were made, in one sentence with the seed that reproduces their order.
 pub fn design(s: &crate::runner::settings::Settings) -> String {
-    if s.paired {
+    if s.design == Design::Lockstep {
+        format!(
+            "design: lock-step. Each set (an SDK's arms, or every row of your own, with an A/A twin of the first arm) ran as one process per arm at once against the sink, which released one batch at a time in blocks of one turn per process in a shuffled order and timed each turn: the producer's own part (its reply written to its next batch read in full) and the sink's service; every set is one pair of estimates (median block log ratio of the producer's part). Sets ran REPEAT times in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
+            s.seed
+        )
+    } else if s.design == Design::Paired {
         format!(
             "design: paired in-process. Each SDK's arms (and an A/A twin of its first arm) ran in one process REPEAT times, batches dealt in blocks of one per arm in a shuffled order; every process is one pair of estimates (median block log ratio). Processes ran in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
             s.seed
@@ -79,7 +84,8 @@ pub fn how_to_read(mode: Mode) -> String {
     }
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
-        text += " In paired mode (PAIRED=1) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval.";
+        text += " In lock-step (DESIGN=lockstep) the same holds per set of processes: the sink times each process's turns, the estimate is of the producer's own part of each turn (the sink's service is the same work for both arms, so it would only dilute the change), the twin is a second process of the base arm, and \"at one in flight\" gives the change of whole turns (producer and sink), the throughput each arm would reach with one request in flight.";
+        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval.";
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
@@ -116,7 +122,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         _ => "-".into(),
     };
     let ci = |c| ratio_ci(c).unwrap_or_else(|| "-".into());
-    let paired = w.settings.paired;
+    let paired = w.settings.design.blocks();
     let (p1, p2) = if paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
     if !a.comparisons.is_empty() || a.control.is_some() {
         let _ = writeln!(out, "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | {p1} | {p2} | {} | verdict |", if paired { "design" } else { "paired by round" });
@@ -130,9 +136,11 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         };
         // The spread across processes, and what their own blocks alone would give.
         let spread = |p: &PairedComparison| c.blocks_sd_pct.map_or(String::new(), |b| format!("; spread {:.2}% (blocks {b:.2}%)", 100.0 * p.t.sd));
+        let lockstep = w.settings.design == Design::Lockstep;
+        let in_flight = c.at_one_in_flight.as_ref().map_or(String::new(), |t| format!("; at one in flight {:+.1}% ({})", t.change_pct, t.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))));
         let side = match (&c.paired, &c.by_round) {
-            (Some(p), _) if c.after.ends_with("(A/A twin)") => format!("in-process A/A{}", spread(p)),
-            (Some(p), _) => format!("paired, {} processes{}{}", p.processes, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")), spread(p)),
+            (Some(p), _) if c.after.ends_with("(A/A twin)") => format!("{} A/A{}", if lockstep { "lock-step" } else { "in-process" }, spread(p)),
+            (Some(p), _) => format!("{}, {} {}{}{}{in_flight}", if lockstep { "lock-step" } else { "paired" }, p.processes, if lockstep { "sets" } else { "processes" }, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")), spread(p)),
             (None, Some(r)) => format!("{:+.1}% ({}, p {})", r.change_pct, r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")), p_value(r.t.p)),
             (None, None) => "-".into(),
         };
