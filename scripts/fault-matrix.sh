@@ -117,6 +117,21 @@ if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ -f "$json" ] && grep -q 'FAILED' "$work
 verdict "producer-killed (runner)" "every killed run FAILED in a complete report, runner exits non-zero" $ok \
   "exit $rc in $((SECONDS - start))s: $(grep -c 'FAILED' "$work/results/killed.md" 2>/dev/null) FAILED lines"
 
+# --- lock-step sets with a faulty build ----------------------------------------------------
+# A second build that is killed mid-set, never sends its first batch, or sends garbage: its set
+# FAILED naming it, the good build released, the runner exits non-zero in bounded time.
+lockstep_case() {  # NAME EXPECTED COMMAND
+  local start=$SECONDS rc ok=0 md="$work/results/lockstep-$1.md"
+  RESULTS_DIR="$work/results" NAME="lockstep-$1" MSG_ID=fast REPEAT=1 MESSAGES=2000000 TIMEOUT=60 COUNTS=false \
+    timeout 90 "$bin/harness" run --producer "good=$bin/harness produce" --producer "$1=$3" >"$work/ls.out" 2>"$work/ls.err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "| $1 fast | .*FAILED" "$md" && grep -q "| good fast | .*FAILED: its set FAILED: $1 fast: " "$md" && ok=1
+  verdict "lockstep-$1" "$2" $ok "exit $rc in $((SECONDS - start))s: $(grep -m1 -o "| $1 fast | [^|]*| [^|]*|[^|]*|[^|]*|[^|]*|[^|]*| FAILED[^|]*" "$md" 2>/dev/null | head -c 200)"
+}
+lockstep_case killed "the killed build's set FAILED naming it" "timeout -s KILL 0.5 $bin/harness produce"
+lockstep_case mute "a build that never sends its first batch fails its set within the hold limit" "sleep 60"
+lockstep_case junk "a build that sends garbage fails its set" "sh -c 'exec $bin/fault-client --server \"\$SERVER\" garbage'"
+
 # --- hostile clients against one sink --------------------------------------------------------
 start_sink hostile
 hostile() {  # NAME EXPECTED LOG_PATTERN: the pattern must appear among the sink's new lines

@@ -16,7 +16,6 @@ use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
 use crate::producer::{Mode, PairedResult, ProducerResult};
-use crate::sink::lockstep::HOLD_LIMIT;
 use crate::sink::{DeliverySnapshot, Pacer, SetOutcome, Sink, SinkSettings, Turn};
 use crate::wire::PayloadSpec;
 
@@ -122,7 +121,7 @@ impl Lab {
     /// sink that releases one batch at a time (`sink::lockstep`), with its block order from
     /// `seed`. Each arm's record takes the sink's timed turns; a set in which any process or
     /// connection failed is FAILED as a whole, naming that arm, and its other processes end
-    /// (released at once; killed if they outlive the hold limit).
+    /// (released at once; killed if they outlive SET_GRACE).
     fn run_set(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
@@ -274,9 +273,13 @@ impl Started {
     }
 }
 
+/// Once a set has FAILED its other processes are released and run on unpaced; one still
+/// running after this is killed (the set is FAILED whatever it does).
+const SET_GRACE: Duration = Duration::from_secs(2);
+
 /// Waits for every process of a set within `timeout`. A process that ends in error fails the
 /// set at once, naming it (so the others are released rather than held for it); once the set
-/// has failed, processes still running after the hold limit are killed. Polls every 20 ms: a
+/// has failed, processes still running after SET_GRACE are killed. Polls every 20 ms: a
 /// finer poll would wake the runner between the producers' turns.
 fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Vec<Result<Option<cpu::Ended>, String>> {
     let started = Instant::now();
@@ -287,7 +290,9 @@ fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Ve
             *end = match cpu::try_wait(&r.child) {
                 Ok(None) => None,
                 Ok(Some(e)) => {
-                    if !e.status.success() {
+                    if e.status.success() {
+                        pacer.exited(i);
+                    } else {
                         pacer.fail(i, format!("exited with {}", e.status));
                     }
                     Some(Ok(Some(e)))
@@ -299,12 +304,12 @@ fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Ve
             failed_at.get_or_insert_with(Instant::now);
         }
         let timed_out = started.elapsed() > timeout;
-        if timed_out || failed_at.is_some_and(|t| t.elapsed() > HOLD_LIMIT) {
+        if timed_out || failed_at.is_some_and(|t| t.elapsed() > SET_GRACE) {
             for (r, end) in running.iter_mut().zip(ended.iter_mut()).filter(|(_, e)| e.is_none()) {
                 let _ = r.child.kill();
                 *end = Some(match cpu::wait_with_cpu(&mut r.child, Duration::from_secs(5)) {
                     Ok(_) if timed_out => Ok(None),
-                    Ok(_) => Err(format!("was still running {} s after the set failed, and was killed", HOLD_LIMIT.as_secs())),
+                    Ok(_) => Err(format!("was still running {} s after its set FAILED, and was killed", SET_GRACE.as_secs())),
                     Err(e) => Err(format!("waiting for the producer failed: {e}")),
                 });
             }

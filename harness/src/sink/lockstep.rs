@@ -152,6 +152,15 @@ impl Pacer {
         }
     }
 
+    /// `arm`'s process has ended: one that never sent a batch fails the set now, rather than
+    /// hold the others until the watchdog.
+    pub fn exited(&self, arm: usize) {
+        let mut s = self.state();
+        if s.arms[arm].session.is_none() && !s.arms[arm].done {
+            s.fail(arm, "exited without sending a batch".into());
+        }
+    }
+
     /// Fails the set when a reply has been held for HOLD_LIMIT: naming a producer that never
     /// sent its first batch, or the one whose turn did not end.
     pub fn watch(&self, now: Instant) -> bool {
@@ -296,6 +305,18 @@ mod tests {
         let SetOutcome::Failed { arm, why } = pacer.outcome() else { panic!("failed") };
         assert_eq!(arm, 1);
         assert!(why.contains("no first batch"), "{why}");
+    }
+
+    #[test]
+    fn a_producer_that_exits_without_a_batch_fails_the_set_at_once() {
+        let pacer = Pacer::new(2, 1);
+        let mut held = pacer.hold(0, 1);
+        assert!(pacer.paces(0, 1));
+        pacer.exited(0);
+        assert!(!pacer.finished(), "a producer that sent batches is not failed by its exit");
+        pacer.exited(1);
+        assert!(released(&mut held));
+        assert_eq!(pacer.outcome(), SetOutcome::Failed { arm: 1, why: "exited without sending a batch".into() });
     }
 
     #[test]
