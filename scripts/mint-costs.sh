@@ -5,6 +5,9 @@
 #   getrandom per 1000   `harness syscalls --trace getrandom` (strace -f -c) on the same command,
 #                        minus the baseline
 #   ns per ID            `mint-cost record` times every source itself, RUNS runs at 1 and 2 threads
+#   AES-128 floor        10 rounds per 16 bytes at the instruction tables' rate for this CPU's cores
+#                        (/proc/cpuinfo), in ns at the clock a chain of dependent adds measures; each
+#                        source's 1-thread ns/ID is reported over it
 # mint-cost (idgen/examples/mint-cost.rs) reads the counts, writes results/mint-costs.md and
 # .json, and rewrites the measured tables in idgen/README.md and README.md. Takes a few minutes.
 #   scripts/mint-costs.sh            N=262144 IDs per counted run, RUNS=5 timed runs

@@ -1,7 +1,9 @@
 //! The keystreams a [`crate::Pool`] hands out: each writes 16-byte IDs straight into a slice.
 
 use aes::Aes128;
-use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::cipher::consts::U16;
+use aes::cipher::typenum::Unsigned;
+use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit, ParBlocks};
 
 use crate::fork;
 
@@ -16,6 +18,10 @@ pub trait Keystream: Sized {
     /// Fills every ID of `out` (`out.len()` a multiple of [`Self::IDS_PER_CALL`]) with the next
     /// bytes of the stream.
     fn write(&mut self, out: &mut [[u8; 16]]);
+
+    /// What `write` would, laid down from the last ID of `out` to the first: a pool hands out
+    /// from its top, and so takes the stream in order.
+    fn write_down(&mut self, out: &mut [[u8; 16]]);
 }
 
 /// AES-128 in counter mode: key = seed bytes 0..16; each counter block is a 64-bit little-endian
@@ -47,15 +53,58 @@ impl Keystream for AesCtr {
     }
 
     fn write(&mut self, out: &mut [[u8; 16]]) {
-        // The counter blocks where the keystream goes, then encrypted in place.
-        let nonce = self.nonce.to_le_bytes();
-        for block in out.iter_mut() {
-            let (counter, high) = block.split_at_mut(8);
-            counter.copy_from_slice(&self.counter.to_le_bytes());
-            high.copy_from_slice(&nonce);
-            self.counter = self.counter.wrapping_add(1);
+        self.write_in::<false>(out);
+    }
+
+    fn write_down(&mut self, out: &mut [[u8; 16]]) {
+        self.write_in::<true>(out);
+    }
+}
+
+impl AesCtr {
+    fn write_in<const DOWN: bool>(&mut self, out: &mut [[u8; 16]]) {
+        let first = self.counter;
+        self.counter = first.wrapping_add(out.len() as u64);
+        self.cipher.encrypt_with_backend(Ctr::<DOWN> { out, first, nonce: self.nonce });
+    }
+}
+
+/// One `write` inside the cipher's backend (AES-NI, VAES or software, picked at run time):
+/// each group of the backend's parallel blocks has its counter blocks made on the stack, where
+/// the compiler keeps them in registers, and encrypted straight into `out`. `DOWN` gives the
+/// last slot the first counter.
+struct Ctr<'a, const DOWN: bool> {
+    out: &'a mut [[u8; 16]],
+    first: u64,
+    nonce: u64,
+}
+
+impl<const DOWN: bool> BlockSizeUser for Ctr<'_, DOWN> {
+    type BlockSize = U16;
+}
+
+impl<const DOWN: bool> BlockCipherEncClosure for Ctr<'_, DOWN> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        let n = self.out.len();
+        let counter_block = |slot: usize| {
+            let i = if DOWN { n - 1 - slot } else { slot };
+            let mut block = Array::<u8, U16>::default();
+            let (counter, nonce) = block.split_at_mut(8);
+            counter.copy_from_slice(&self.first.wrapping_add(i as u64).to_le_bytes());
+            nonce.copy_from_slice(&self.nonce.to_le_bytes());
+            block
+        };
+        let par = B::ParBlocksSize::USIZE;
+        let out = Array::cast_slice_from_core_mut(self.out);
+        let (groups, tail) = out.split_at_mut(n - n % par);
+        for (g, group) in groups.chunks_exact_mut(par).enumerate() {
+            let counters: ParBlocks<B> = Array::from_fn(|j| counter_block(g * par + j));
+            backend.encrypt_par_blocks((&counters, group.try_into().expect("a whole group")).into());
         }
-        self.cipher.encrypt_blocks(Array::cast_slice_from_core_mut(out));
+        for (j, block) in tail.iter_mut().enumerate() {
+            backend.encrypt_block((&counter_block(n - n % par + j), block).into());
+        }
     }
 }
 
@@ -71,6 +120,11 @@ impl Keystream for OsRandom {
 
     fn write(&mut self, out: &mut [[u8; 16]]) {
         getrandom::fill(out.as_flattened_mut()).expect("the OS random source failed");
+    }
+
+    /// Fresh kernel bytes have no order to keep.
+    fn write_down(&mut self, out: &mut [[u8; 16]]) {
+        self.write(out);
     }
 }
 
@@ -94,6 +148,17 @@ mod chacha {
         pub fn from_seed(seed: [u8; 32]) -> Self {
             Self(ChaChaCore::from_seed(seed))
         }
+
+        /// The next four blocks (16 IDs) into `ids`, in the order it yields them.
+        fn next_16<'a>(&mut self, ids: impl Iterator<Item = &'a mut [u8; 16]>) {
+            let mut words = [0u32; 64];
+            self.0.generate(&mut words);
+            for (id, four) in ids.zip(words.chunks_exact(4)) {
+                for (bytes, word) in id.chunks_exact_mut(4).zip(four) {
+                    bytes.copy_from_slice(&word.to_le_bytes());
+                }
+            }
+        }
     }
 
     impl Keystream for ChaCha8 {
@@ -104,14 +169,14 @@ mod chacha {
         }
 
         fn write(&mut self, out: &mut [[u8; 16]]) {
-            let mut words = [0u32; 64];
             for chunk in out.chunks_exact_mut(Self::IDS_PER_CALL) {
-                self.0.generate(&mut words);
-                for (id, four) in chunk.iter_mut().zip(words.chunks_exact(4)) {
-                    for (bytes, word) in id.chunks_exact_mut(4).zip(four) {
-                        bytes.copy_from_slice(&word.to_le_bytes());
-                    }
-                }
+                self.next_16(chunk.iter_mut());
+            }
+        }
+
+        fn write_down(&mut self, out: &mut [[u8; 16]]) {
+            for chunk in out.rchunks_exact_mut(Self::IDS_PER_CALL) {
+                self.next_16(chunk.iter_mut().rev());
             }
         }
     }

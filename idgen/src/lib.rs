@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+#[cfg(feature = "compare")]
+pub mod counter;
 mod fork;
 mod id;
 pub mod keystream;
@@ -13,6 +15,8 @@ pub mod xoshiro;
 
 use std::cell::Cell;
 
+#[cfg(feature = "compare")]
+pub use counter::Counter;
 pub use fork::{ForkModel, fork_model};
 pub use id::{MessageId, ParseIdError};
 #[cfg(feature = "compare")]
@@ -84,8 +88,10 @@ fn local_refill() {
     unsafe { (*local_state()).refill() }
 }
 
-/// A fresh ID from this thread's AES-128-CTR pool: a load, a compare and a 16-byte copy; a
-/// refill every 256 IDs; one `getrandom` call per thread (and per child process).
+/// A fresh ID from this thread's AES-128-CTR pool: the thread-local pointer, a load and
+/// subtract of the pool's count (the one check: empty, new and wiped-in-a-child all read 0), its
+/// store and a 16-byte copy; a refill every 256 IDs; one `getrandom` call per thread (and per
+/// child process).
 #[inline]
 pub fn mint() -> MessageId {
     // SAFETY: the state is this thread's; `mint`, `fill` and `local_refill` do not re-enter

@@ -23,10 +23,13 @@ pub type ChaCha8Pool = Pool<crate::keystream::ChaCha8>;
 /// empty (`left == 0`) and unseeded (`seeded == 0`).
 #[repr(C)]
 pub(crate) struct State<K> {
-    /// Bytes left in `ids` (16 per ID), handed out from byte `POOL_BYTES - left`; 0 sends `mint`
-    /// to the slow path. Never above `POOL_BYTES`.
+    /// Bytes of IDs left in `ids`, handed out from the top down: the next ID is the 16 bytes
+    /// just below `left`. 0 (used up, new, or wiped in a child) sends `mint` to the slow path.
+    /// Never above `POOL_BYTES`.
     left: usize,
-    seeded: u8,
+    /// A word, so that `ids` starts 16-byte aligned and no ID straddles a cache line.
+    seeded: usize,
+    /// Refilled top down (`Keystream::write_down`), so the top-down hand-out is stream order.
     ids: [[u8; 16]; SLOTS],
     key: MaybeUninit<K>,
 }
@@ -35,8 +38,8 @@ impl<K> State<K> {
     pub(crate) const EMPTY: Self = Self { left: 0, seeded: 0, ids: [[0; 16]; SLOTS], key: MaybeUninit::uninit() };
 }
 
-/// The hot path: one load and a compare with 0, then one 16-byte copy. A wiped (forked) or
-/// used-up state fails the compare.
+/// The hot path: a load and a checked subtract of 16, the one check (an empty, new or wiped
+/// state has `left == 0`), a store and one 16-byte copy.
 ///
 /// # Safety
 /// `state` points to a live `State` (it may be a shared empty one: it is written only when
@@ -45,19 +48,16 @@ impl<K> State<K> {
 pub(crate) unsafe fn take<K>(state: *mut State<K>) -> Option<MessageId> {
     // SAFETY: the caller's; raw place reads and writes, no reference to a shared empty state.
     unsafe {
-        let left = (*state).left;
-        if left == 0 {
-            return None;
-        }
-        (*state).left = left - 16;
-        // In bounds: 16 <= left <= POOL_BYTES.
-        let id = (&raw const (*state).ids).cast::<u8>().add(POOL_BYTES - left);
+        let left = (*state).left.checked_sub(16)?;
+        (*state).left = left;
+        // In bounds: left <= POOL_BYTES - 16.
+        let id = (&raw const (*state).ids).cast::<u8>().add(left);
         Some(MessageId::from_le_bytes(id.cast::<[u8; 16]>().read()))
     }
 }
 
 /// The keystream, seeded from the OS if this state has none (new, or wiped in a child).
-fn seeded<'a, K: Keystream>(seeded: &mut u8, key: &'a mut MaybeUninit<K>) -> &'a mut K {
+fn seeded<'a, K: Keystream>(seeded: &mut usize, key: &'a mut MaybeUninit<K>) -> &'a mut K {
     if *seeded == 0 {
         key.write(K::from_os());
         *seeded = 1;
@@ -72,18 +72,27 @@ impl<K: Keystream> State<K> {
     #[cold]
     #[inline(never)]
     pub(crate) fn refill(&mut self) {
-        seeded(&mut self.seeded, &mut self.key).write(&mut self.ids);
+        seeded(&mut self.seeded, &mut self.key).write_down(&mut self.ids);
         self.left = POOL_BYTES;
+    }
+
+    /// The pool's next IDs into the start of `out`, as `take` would hand them out; how many.
+    fn take_into(&mut self, out: &mut [[u8; 16]]) -> usize {
+        let top = self.left / 16;
+        let n = top.min(out.len());
+        for (id, pooled) in out[..n].iter_mut().zip(self.ids[top - n..top].iter().rev()) {
+            *id = *pooled;
+        }
+        self.left -= n * 16;
+        n
     }
 
     /// What is left in the pool, then the keystream straight into `out`; a tail shorter than
     /// one keystream call goes through the pool. The same IDs in the same order as `mint`.
     pub(crate) fn fill(&mut self, out: &mut [MessageId]) {
-        let from_pool = (self.left / 16).min(out.len());
-        let start = SLOTS - self.left / 16;
-        let (head, rest) = MessageId::slice_as_bytes_mut(out).split_at_mut(from_pool);
-        head.copy_from_slice(&self.ids[start..start + from_pool]);
-        self.left -= from_pool * 16;
+        let out = MessageId::slice_as_bytes_mut(out);
+        let from_pool = self.take_into(out);
+        let rest = &mut out[from_pool..];
         let direct = rest.len() - rest.len() % K::IDS_PER_CALL;
         let (straight, tail) = rest.split_at_mut(direct);
         if !straight.is_empty() {
@@ -91,8 +100,7 @@ impl<K: Keystream> State<K> {
         }
         if !tail.is_empty() {
             self.refill();
-            tail.copy_from_slice(&self.ids[..tail.len()]);
-            self.left = POOL_BYTES - tail.len() * 16;
+            self.take_into(tail);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Minting: resolve, fill, uniqueness across threads and child processes (forked, raw-cloned,
 //! threads started in a child), bit balance, UUID bits, and the seeded generators' streams.
 
-use idgen::{ChaCha8Pool, ForkModel, MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
+use idgen::{ChaCha8Pool, Counter, ForkModel, MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
 
 #[test]
 fn resolve_mints_zero_and_keeps_the_rest() {
@@ -177,28 +177,43 @@ fn stateful_generators() -> Vec<Box<dyn Mint>> {
     gens
 }
 
-/// In a child made by `spawn_child`, each generator (its state copied from the parent) mints N
-/// IDs; the parent then mints N with each. No ID of the child's may be one of the parent's.
+/// IDs each generator gives in and after the fork.
+const CHILD_IDS: usize = 1_000;
+
+/// CHILD_IDS IDs from `g`: half one `mint` at a time, then half in one `fill`, so both paths
+/// face the fork. No allocation, so a forked child may call it.
+fn mint_and_fill(g: &mut dyn Mint, mut each: impl FnMut(MessageId)) {
+    for _ in 0..CHILD_IDS / 2 {
+        each(g.mint());
+    }
+    let mut batch = [MessageId::default(); CHILD_IDS / 2];
+    g.fill(&mut batch);
+    batch.into_iter().for_each(each);
+}
+
+/// In a child made by `spawn_child`, each generator (its state copied from the parent) mints
+/// CHILD_IDS IDs; the parent then mints as many with each. No ID of the child's may be one of
+/// the parent's.
 fn child_never_repeats_parent(spawn_child: fn(&mut dyn FnMut(i32)) -> (i32, libc::pid_t)) {
-    const N: usize = 1_000;
     // A fresh thread, so `mint()`'s pool is this test's alone.
     std::thread::spawn(move || {
         let mut gens = stateful_generators();
         let (read_fd, pid) = spawn_child(&mut |fd| {
             for g in &mut gens {
-                for _ in 0..N {
-                    write_all(fd, &g.mint().to_le_bytes());
-                }
+                mint_and_fill(&mut **g, |id| write_all(fd, &id.to_le_bytes()));
             }
         });
         let child = read_ids(read_fd);
         wait_ok(pid);
-        assert_eq!(child.len(), N * 7);
+        assert_eq!(child.len(), CHILD_IDS * 7);
         let names = ["mint()", "Pooled", "Pooled::from_seed", "ChaCha8Pool::from_seed", "Xoshiro", "Xoshiro::from_seed", "OsPool"];
-        for ((g, child_ids), name) in gens.iter_mut().zip(child.chunks(N)).zip(names) {
-            let parent: std::collections::HashSet<u128> = (0..N).map(|_| g.mint().as_u128()).collect();
+        for ((g, child_ids), name) in gens.iter_mut().zip(child.chunks(CHILD_IDS)).zip(names) {
+            let mut parent = std::collections::HashSet::new();
+            mint_and_fill(&mut **g, |id| {
+                parent.insert(id.as_u128());
+            });
             let repeated = child_ids.iter().filter(|id| parent.contains(id)).count();
-            assert_eq!(repeated, 0, "{name}: the child repeated {repeated} of its parent's next {N} IDs");
+            assert_eq!(repeated, 0, "{name}: the child repeated {repeated} of its parent's next {CHILD_IDS} IDs");
             assert_unique(child_ids.to_vec());
         }
     })
@@ -244,6 +259,22 @@ fn threads_started_after_a_fork_never_repeat() {
     let mut ids = parent;
     ids.extend(child);
     assert_unique(ids);
+}
+
+/// The floor arm: sequential from its start, the low half wrapping under a fixed high half,
+/// `fill` giving what `mint` would, and a fresh random start per generator.
+#[test]
+fn counter_counts_up_under_a_fixed_non_zero_high_half() {
+    let start = 7 << 64 | u128::from(u64::MAX - 1);
+    let mut one_by_one = Counter::from_start(start);
+    let ids: Vec<u128> = (0..4).map(|_| one_by_one.mint().as_u128()).collect();
+    assert_eq!(ids, [start, start + 1, 7 << 64, 7 << 64 | 1]);
+    let mut batch = [MessageId::default(); 4];
+    Counter::from_start(start).fill(&mut batch);
+    assert_eq!(batch.map(MessageId::as_u128), ids[..]);
+    let (a, b) = (Counter::new().mint().as_u128(), Counter::new().mint().as_u128());
+    assert!(a >> 64 != 0 && b >> 64 != 0 && a != b, "{a:x} {b:x}");
+    assert!(std::panic::catch_unwind(|| Counter::from_start(5)).is_err(), "a zero high half");
 }
 
 /// The hazard the strategy table states for `ThreadRngUuid` (and so the Iggy Rust SDK's path):

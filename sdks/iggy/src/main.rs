@@ -2,8 +2,8 @@
 //! producer of the contract in sdks/README.md, on the `faithful` send path (the client's own
 //! per-message work). Settings come from the contract's environment; it prints one JSON result
 //! line, one arm or paired. MSG_ID `sdk` (alias `uuid`) leaves every id 0 so the client mints its
-//! own UUIDv4; `fast` sets `idgen::mint()` on each message; `preset` mints every ID before the
-//! first send.
+//! own UUIDv4; `fast` fills each batch's IDs with `idgen::fill`; `preset` mints every ID before
+//! the first send; `counter` is the floor, sequential and NOT collision-safe.
 
 mod ids;
 mod produce;
@@ -61,8 +61,12 @@ fn mint_loop(plan: &Plan<IdSource>, ids: &mut [Ids]) -> Recorder {
         let start = Instant::now();
         let injected_ns = plan.inject.spin(batch.arm, batch.count, start);
         let arm = &mut ids[batch.arm];
-        for _ in 0..batch.count {
-            black_box(if arm.source() == IdSource::Sdk { iggy_common::random_id::get_uuid() } else { arm.next() });
+        if arm.source() == IdSource::Sdk {
+            for _ in 0..batch.count {
+                black_box(iggy_common::random_id::get_uuid());
+            }
+        } else {
+            black_box(arm.batch(batch.count));
         }
         recorder.record(&batch, Lap { start, sent: None, acked: Instant::now(), injected_ns });
     }
@@ -80,9 +84,12 @@ mod tests {
 
     #[test]
     fn uuid_is_the_sdk_path_under_its_contract_name() {
-        let p = plan(&["--paired", "1", "--msg-id", "uuid,sdk,fast,preset"]).unwrap();
+        let p = plan(&["--paired", "1", "--msg-id", "uuid,sdk,fast,preset,counter"]).unwrap();
         let arms: Vec<(&str, IdSource)> = p.arms.iter().map(|a| (a.msg_id, a.source)).collect();
-        assert_eq!(arms, [("uuid", IdSource::Sdk), ("sdk", IdSource::Sdk), ("fast", IdSource::Fast), ("preset", IdSource::Preset)]);
+        assert_eq!(
+            arms,
+            [("uuid", IdSource::Sdk), ("sdk", IdSource::Sdk), ("fast", IdSource::Fast), ("preset", IdSource::Preset), ("counter", IdSource::Counter)]
+        );
         assert_eq!(p.send_path, SendPath::Faithful);
     }
 }

@@ -62,13 +62,15 @@ pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: 
     Ok(recorder)
 }
 
-/// The contract's `count` messages from sequence number `first_seq`, each with its ID from `ids`.
+/// The contract's `count` messages from sequence number `first_seq`, with the arm's next batch
+/// of IDs, one each.
 fn messages(plan: &Plan<IdSource>, first_seq: u64, count: u32, ids: &mut Ids) -> anyhow::Result<Vec<IggyMessage>> {
-    (first_seq..first_seq + u64::from(count))
-        .map(|seq| {
+    (first_seq..)
+        .zip(ids.batch(count))
+        .map(|(seq, id)| {
             let mut payload = vec![0u8; plan.payload.len()];
             plan.payload.write(seq, &mut payload);
-            IggyMessage::builder().id(ids.next()).payload(Bytes::from(payload)).build().context("building a message")
+            IggyMessage::builder().id(id.as_u128()).payload(Bytes::from(payload)).build().context("building a message")
         })
         .collect()
 }

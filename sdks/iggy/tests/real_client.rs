@@ -59,7 +59,7 @@ fn error_of(out: &Output) -> String {
 #[test]
 fn every_variant_delivers_each_message_exactly_once() {
     let sink = sink();
-    for (k, msg_id) in ["sdk", "fast", "preset", "uuid"].into_iter().enumerate() {
+    for (k, msg_id) in ["sdk", "fast", "preset", "uuid", "counter"].into_iter().enumerate() {
         let before = sink.delivery();
         let result = one_arm(&producer(&sink, msg_id, "producer", &[]));
         assert_eq!((result.sdk.as_str(), result.msg_id.as_str(), result.send_path), ("iggy", msg_id, SendPath::Faithful));
@@ -108,7 +108,7 @@ fn mint_mode_needs_no_sink_and_names_its_variant() {
 fn bad_settings_and_a_dead_server_give_one_error_line() {
     let sink = sink();
     let err = |msg_id: &str, extra: &[(&str, &str)]| error_of(&producer(&sink, msg_id, "producer", extra));
-    assert_eq!(err("md5", &[]), "MSG_ID=md5 is unknown; expected one of sdk, uuid, fast, preset");
+    assert_eq!(err("md5", &[]), "MSG_ID=md5 is unknown; expected one of sdk, uuid, fast, preset, counter");
     assert_eq!(err("sdk", &[("SEND_PATH", "lean")]), "SEND_PATH=lean is not a path of SDK iggy; it has faithful only");
     assert!(err("sdk", &[("PAIRED", "1")]).starts_with("PAIRED=1 needs at least two arms"));
     assert!(err("sdk,fast", &[("PAIRED", "1"), ("INJECT_ARM", "2")]).starts_with("INJECT_ARM=2 is outside"));
