@@ -73,6 +73,11 @@ pub struct ComparisonRow {
 }
 
 impl ComparisonRow {
+    /// The half-width of the ratio's 95% interval, in %: what PRECISION asks of it.
+    pub fn half_width_pct(&self) -> Option<f64> {
+        self.comparison.ratio_ci95.map(|(lo, hi)| 50.0 * (hi - lo))
+    }
+
     /// How many runs (processes) a side the verdict stands on.
     pub fn runs(&self) -> usize {
         self.paired.as_ref().map_or(self.comparison.n, |p| p.processes)
@@ -95,22 +100,31 @@ pub struct Analysis {
     pub comparisons: Vec<ComparisonRow>,
 }
 
-/// Each SDK's variants against its BASELINES arm, then its `fast` against its `preset` (the
-/// zero-mint ceiling: a tie says minting no longer shows), as (before, after) arm indexes.
+/// Each SDK's variants against its base arm (its BASELINES arm, or without one the first
+/// MSG_ID listed), then its `fast` against its `preset` (the zero-mint ceiling: a tie says
+/// minting no longer shows), as (before, after) arm indexes. Every comparison the MSG_ID list
+/// asks for gets a verdict; the report's `before` column names the base each row used.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
     let find = |sdk: &str, name: &str| Arm::find_variant(arms, sdk, name);
-    let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name));
+    let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name)).or_else(|| arms.iter().position(|a| a.is_variant() && a.sdk == sdk));
     let against_base = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_variant() && !BASELINES.contains(&a.msg_id.as_str()))
-        .filter_map(|(i, a)| base(&a.sdk).map(|b| (b, i)));
+        .filter(|(_, a)| a.is_variant())
+        .filter_map(|(i, a)| base(&a.sdk).filter(|&b| b != i).map(|b| (b, i)));
     let fast_against_preset = arms
         .iter()
         .enumerate()
         .filter(|(_, a)| a.is_variant() && a.msg_id == "fast")
         .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
-    against_base.chain(fast_against_preset).chain(user_row_pairs(arms)).collect()
+    let mut pairs: Vec<(usize, usize)> = against_base.collect();
+    for (p, f) in fast_against_preset {
+        if !pairs.contains(&(f, p)) {
+            pairs.push((p, f));
+        }
+    }
+    pairs.extend(user_row_pairs(arms));
+    pairs
 }
 
 /// Rows a user defined (no built-in row has their name): for each MSG_ID, every later user row
@@ -266,6 +280,11 @@ mod tests {
         let mut arms: Vec<Arm> = ["fast", "preset", "uuid", "fast"].iter().map(|&m| Arm::new("java", m, None)).collect();
         arms[3].twin = true;
         assert_eq!(baseline_pairs(&arms), [(2, 0), (2, 1), (1, 0)]);
+        // Without uuid, the first MSG_ID listed is the base; fast is not met twice with preset.
+        let arms: Vec<Arm> = ["threadrng", "fast", "preset"].iter().map(|&m| Arm::new("rust", m, None)).collect();
+        assert_eq!(baseline_pairs(&arms), [(0, 1), (0, 2), (2, 1)]);
+        let arms: Vec<Arm> = ["fast", "preset"].iter().map(|&m| Arm::new("go", m, None)).collect();
+        assert_eq!(baseline_pairs(&arms), [(0, 1)]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! incomplete until the last one; budgets turn the results into an exit code.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,7 +15,9 @@ use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
 use super::sdk;
 use super::settings::{RunArgs, Settings};
-use super::schedule::{Step, plan};
+use super::analysis::Analysis;
+use super::model::Design;
+use super::schedule::{Step, next_round, plan};
 use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
@@ -62,18 +65,38 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
         let arms = report.workloads[w].arms.clone();
-        for (k, (step, indexes)) in plan(&arms, &workload.settings).into_iter().enumerate() {
-            let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
-            let prefix = if suite.workloads.len() > 1 { format!("{}: ", workload.settings.name) } else { String::new() };
-            let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
-            bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit)));
-            let records = run_step(&mut lab, &workload.settings, &arms, &indexes, step, report.runs_done + 1, k);
-            let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(workload.settings.mode))).collect::<Vec<_>>().join(", ");
-            let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit));
-            say(&bar, progress);
-            report.record_process(w, records);
-            report::write(&report, &results_dir, &formats)?;
-            bar.inc(1);
+        let settings = &workload.settings;
+        let started = Instant::now();
+        let mut steps = plan(&arms, settings);
+        let mut k = 0;
+        loop {
+            for (step, indexes) in std::mem::take(&mut steps) {
+                let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+                let prefix = if suite.workloads.len() > 1 { format!("{}: ", settings.name) } else { String::new() };
+                let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
+                bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit, settings.design)));
+                let records = run_step(&mut lab, settings, &arms, &indexes, step, report.runs_done + 1, k);
+                k += 1;
+                let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(settings.mode))).collect::<Vec<_>>().join(", ");
+                let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit, settings.design));
+                say(&bar, progress);
+                report.record_process(w, records);
+                report::write(&report, &results_dir, &formats)?;
+                bar.inc(1);
+            }
+            let rounds = report.workloads[w].arms.iter().flat_map(|a| a.runs.iter().map(|r| r.round)).max().unwrap_or(0);
+            let analysis = report.workloads[w].analysis.as_ref().expect("analysed after every run");
+            match more_rounds(analysis, settings, started.elapsed(), rounds) {
+                Ok(()) => {
+                    steps = next_round(&arms, settings, rounds + 1);
+                    report.runs_total += steps.len();
+                    bar.inc_length(steps.len() as u64);
+                }
+                Err(stopped) => {
+                    report.workloads[w].stopped = stopped;
+                    break;
+                }
+            }
         }
         let cpu_after = CpuSample::take();
         if workload.settings.counts && strace {
@@ -148,11 +171,53 @@ pub fn run_step(lab: &mut Lab, settings: &Settings, arms: &[Arm], indexes: &[usi
     indexes.iter().zip(outcomes).map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone()))).collect()
 }
 
-fn unit_label(unit: &[&Arm]) -> String {
+fn unit_label(unit: &[&Arm], design: Design) -> String {
     match unit {
         [one] => one.label(),
-        _ => format!("{} {} (paired)", unit[0].sdk, unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + ")),
+        _ => format!("{} {} ({})", unit[0].sdk, unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + "), if design == Design::Lockstep { "lock-step set" } else { "paired" }),
     }
+}
+
+/// Rounds with PRECISION and BUDGET never go past this: nothing runs for ever.
+const MAX_ROUNDS: usize = 1000;
+
+/// Whether another round should run after the `rounds` (REPEAT at least) that took `elapsed`: Ok to go
+/// on, or why the workload's rounds stop (None when neither PRECISION nor BUDGET was given).
+/// With PRECISION, rounds go on until every comparison's 95% CI half-width is at most it; with
+/// BUDGET, while one more round (at the mean time a round took) fits. The rule stops on the
+/// width of the interval, never on its verdict, so an A/A comparison is not stopped when it
+/// happens to look significant.
+pub fn more_rounds(analysis: &Analysis, settings: &Settings, elapsed: Duration, rounds: usize) -> Result<(), Option<String>> {
+    if settings.precision_pct.is_none() && settings.budget_s.is_none() {
+        return Err(None);
+    }
+    if analysis.arms.iter().any(|a| a.failure.is_some()) {
+        return Err(Some(format!("stopped after {rounds} rounds: a run FAILED")));
+    }
+    let widest = analysis.comparisons.iter().chain(&analysis.twins).map(|c| c.half_width_pct().unwrap_or(f64::INFINITY)).fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
+    if let (Some(p), Some(widest)) = (settings.precision_pct, widest) {
+        if widest <= p {
+            return Err(Some(format!("PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)")));
+        }
+    }
+    let what = |why: &str| match (settings.precision_pct, widest) {
+        (Some(p), Some(w)) => Some(format!("{why} after {rounds} rounds, before PRECISION={p}% was met (the widest half-width {w:.2}%)")),
+        (Some(p), None) => Some(format!("{why} after {rounds} rounds with no comparison to measure PRECISION={p}% on")),
+        (None, _) => Some(format!("{why} after {rounds} rounds")),
+    };
+    if settings.precision_pct.is_some() && widest.is_none() {
+        return Err(what("stopped"));
+    }
+    if let Some(budget) = settings.budget_s {
+        let per_round = elapsed.as_secs_f64() / (rounds + 1) as f64; // the warm-up round too
+        if elapsed.as_secs_f64() + per_round > budget as f64 {
+            return Err(what(&format!("BUDGET={} ran out", humantime::format_duration(Duration::from_secs(budget)))));
+        }
+    }
+    if rounds >= MAX_ROUNDS {
+        return Err(what(&format!("stopped at the {MAX_ROUNDS}-round limit")));
+    }
+    Ok(())
 }
 
 fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> String {

@@ -30,6 +30,14 @@ pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
     schedule(units.len(), settings.repeat as usize, settings.seed).into_iter().map(|step| (step, units[step.unit].clone())).collect()
 }
 
+/// One more round after the planned ones (PRECISION, BUDGET): every unit once, in an order
+/// shuffled from the seed and the round.
+pub fn next_round(arms: &[Arm], settings: &Settings, round: usize) -> Vec<(Step, Vec<usize>)> {
+    let units = units(arms, settings.design);
+    let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), units.len()).next().expect("block orders never end");
+    order.into_iter().map(|unit| (Step { unit, round }, units[unit].clone())).collect()
+}
+
 /// What runs as one unit, as arm indexes in the order the unit takes them (its first arm, its
 /// A/A twin, then the rest). Processes: every arm alone. Paired: one process per SDK, the
 /// control arms alone. Lock-step: a set per SDK row, one set of every row of one's own (their

@@ -370,6 +370,56 @@ pub const CPUS: Setting = Setting {
     },
 };
 
+pub const PRECISION: Setting = Setting {
+    env: "PRECISION",
+    flag: "precision",
+    aliases: &[],
+    help: "Run more rounds after REPEAT until every comparison's 95% CI half-width is at most this many % (e.g. 0.5%), or BUDGET runs out, whichever comes first; the report says which. none: REPEAT rounds.",
+    default: Fallback::Value("none"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.precision_pct = match v.strip_suffix('%').unwrap_or(v) {
+                "none" => None,
+                n => {
+                    let pct: f64 = n.parse().map_err(|_| Bad::Unreadable("is not a percentage such as 0.5%".into()))?;
+                    if !(pct > 0.0 && pct <= 50.0) {
+                        return Err(Bad::Refused(format!("PRECISION={v} is out of range: it must be above 0 and at most 50 (%)")));
+                    }
+                    Some(pct)
+                }
+            };
+            Ok(())
+        },
+        get: |s| s.precision_pct.map_or("none".into(), |p| format!("{p}%")),
+    },
+};
+
+pub const BUDGET: Setting = Setting {
+    env: "BUDGET",
+    flag: "budget",
+    aliases: &[],
+    help: "Time a workload may take: rounds go on after REPEAT while another fits (until PRECISION is met, if given). none: REPEAT rounds (with PRECISION: at most 1000 rounds).",
+    default: Fallback::Value("none"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.budget_s = match v {
+                "none" => None,
+                _ => Some(humantime::parse_duration(v).map_err(|_| Bad::Unreadable("is not a duration such as 90s or 10m".into()))?.as_secs().max(1)),
+            };
+            Ok(())
+        },
+        get: |s| s.budget_s.map_or("none".into(), |b| humantime::format_duration(std::time::Duration::from_secs(b)).to_string()),
+    },
+};
+
 pub const SEED: Setting = Setting {
     env: "SEED",
     flag: "seed",
@@ -449,7 +499,7 @@ pub const FORCE: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &PRECISION, &BUDGET, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
@@ -573,6 +623,10 @@ pub struct Settings {
     pub metric: Metric,
     /// The CPUs the run is confined to (CPUS); None: every one the runner may use.
     pub cpus: Option<Vec<usize>>,
+    /// PRECISION: rounds go on until every comparison's CI half-width is at most this (%).
+    pub precision_pct: Option<f64>,
+    /// BUDGET: seconds the workload's rounds may take.
+    pub budget_s: Option<u64>,
     pub seed: u64,
     pub name: String,
     /// The rows a user defined (`--producer`, `[producers]`) that SDK names.
@@ -733,6 +787,8 @@ impl Layer {
             design: Design::Processes,
             metric: Metric::Wall,
             cpus: None,
+            precision_pct: None,
+            budget_s: None,
             seed: 0,
             name: String::new(),
             producers: Vec::new(),

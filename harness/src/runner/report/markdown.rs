@@ -35,6 +35,9 @@ impl Render for Markdown {
                 Mode::Mint => String::new(),
             };
             let _ = writeln!(out, "- Settings: {}{payload}; {}", s.line(), design(s));
+            if let Some(stopped) = &w.stopped {
+                let _ = writeln!(out, "- Rounds: {stopped}.");
+            }
             let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
             tables(w, &mut out);
             budgets(w, &mut out);
@@ -224,8 +227,9 @@ pub fn verdict_words(c: &ComparisonRow) -> String {
     let k = &c.comparison;
     match k.verdict {
         Verdict::Noise => {
-            let within = k.ratio_ci95.map_or(String::new(), |(lo, hi)| format!(" within ±{:.2}%", 50.0 * (hi - lo)));
-            let runs = k.runs_needed.map_or(String::new(), |n| format!("; {n} runs would tell"));
+            let within = c.half_width_pct().map_or(String::new(), |h| format!(" within ±{h:.2}%"));
+            // Past a number a user could run, the figure says only that runs will not settle it.
+            let runs = k.runs_needed.map_or(String::new(), |n| if n > 1000 { "; more than 1,000 runs would tell".into() } else { format!("; {n} runs would tell") });
             format!("~ (tie){within}{runs}")
         }
         v => v.describe(c.runs()),

@@ -46,6 +46,9 @@ pub struct WorkloadReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budgets: Option<Vec<BudgetResult>>,
     pub warnings: Vec<Warning>,
+    /// Why the rounds stopped, where PRECISION or BUDGET decided it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     pub arms: Vec<Arm>,
 }
 
@@ -84,6 +87,7 @@ impl Report {
                 analysis: None,
                 budgets: None,
                 warnings: warnings::settings(&w.settings),
+                stopped: None,
                 arms: w.arms(),
             })
             .collect();
