@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use sink::{Sink, SinkSettings};
+use sink::{Sink, SinkSettings, upstream};
 use wire::PayloadSpec;
 
 #[derive(Parser)]
@@ -85,6 +85,10 @@ struct SinkArgs {
     /// Connections served at once; more are closed on arrival.
     #[arg(long, allow_negative_numbers = true, default_value_t = SinkSettings::default().max_connections)]
     max_connections: usize,
+    /// Forward every request to the Iggy server at this host:port and relay its replies, still
+    /// verifying every batch (exactly once, in order).
+    #[arg(long, value_name = "HOST:PORT")]
+    upstream: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -165,11 +169,13 @@ fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
         anyhow::bail!("--listen {} is not a loopback address; add --public to serve other machines", args.listen);
     }
     let spec = if args.no_verify { None } else { Some(PayloadSpec::new(args.bits, args.pack)?) };
+    let upstream = args.upstream.as_deref().map(|u| upstream::resolve("--upstream ", u)).transpose()?;
     let settings = SinkSettings {
         max_frame: args.max_frame,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         max_connections: args.max_connections,
         log_connections: true,
+        upstream,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -195,4 +195,91 @@ fn an_a_a_control_of_one_run_reads_unknown() {
     let html = std::fs::read_to_string(dir.join("aa.html")).unwrap();
     assert!(html.contains("<td>unknown: too few runs (n=1)</td>") && !html.contains("stable"), "{html}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_sink_forwards_to_its_upstream_and_still_verifies() {
+    let (mut upstream, up_addr) = sink_process(&[]);
+    let (mut front, front_addr) = sink_process(&["--upstream", &up_addr]);
+    let out = harness().args(["produce", "--server", &front_addr, "--messages", "20000"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Both count every message: the front verified it, the upstream answered it.
+    for sink in [&mut front, &mut upstream] {
+        // SAFETY: kill(2) on a child that has not been waited for.
+        unsafe { libc::kill(sink.id() as i32, libc::SIGINT) };
+        let mut totals = String::new();
+        sink.stderr.as_mut().unwrap().read_to_string(&mut totals).unwrap();
+        sink.wait().unwrap();
+        assert!(totals.contains("\"messages\":20000") && totals.contains("\"duplicates\":0"), "{totals}");
+    }
+    // The runner's sinks forward too: a lock-step set in front of a server.
+    let (mut upstream, up_addr) = sink_process(&[]);
+    let dir = std::env::temp_dir().join(format!("mintbench-cli-upstream-{}", std::process::id()));
+    let out = harness()
+        .args(["run", "--design", "lockstep", "--upstream", &up_addr, "--repeat", "1", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "up"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("up.md")).unwrap();
+    assert!(md.contains(&format!("UPSTREAM={up_addr}")) && md.contains("lock-step"), "{md}");
+    upstream.kill().unwrap();
+    upstream.wait().unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_upstream_that_is_down_or_not_iggy_is_refused_before_anything_runs() {
+    let dir = std::env::temp_dir().join(format!("mintbench-cli-noup-{}", std::process::id()));
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead_addr = dead.local_addr().unwrap().to_string();
+    drop(dead);
+    fails_with(&["run", "--upstream", &dead_addr, "--results-dir", dir.to_str().unwrap()], &format!("UPSTREAM={dead_addr} is not an Iggy server that answers a PING: cannot connect"));
+    fails_with(&["sink", "--upstream", "nowhere"], "--upstream nowhere is not a host:port");
+    // A server that answers with something else than Iggy frames.
+    let http = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let http_addr = http.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (mut conn, _) = http.accept().unwrap();
+        let _ = std::io::Write::write_all(&mut conn, &[b'x'; 300]);
+    });
+    fails_with(&["sink", "--upstream", &http_addr], &format!("--upstream {http_addr} is not an Iggy server that answers a PING: "));
+    server.join().unwrap();
+    assert!(!dir.exists(), "nothing written");
+}
+
+#[test]
+fn precision_and_budget_decide_when_the_rounds_stop() {
+    let dir = std::env::temp_dir().join(format!("mintbench-cli-precision-{}", std::process::id()));
+    let out = harness()
+        .args(["run", "--design", "lockstep", "--repeat", "3", "--precision", "0.0001%", "--budget", "3s", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "adaptive"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("adaptive.json")).unwrap()).unwrap();
+    let stopped = json["workloads"][0]["stopped"].as_str().unwrap();
+    assert!(stopped.starts_with("BUDGET=3s ran out after ") && stopped.contains("before PRECISION=0.0001% was met"), "{stopped}");
+    let rounds = json["workloads"][0]["arms"][0]["runs"].as_array().unwrap().len();
+    assert!(rounds > 4, "rounds went on past REPEAT=3: {rounds} runs");
+    assert_eq!(json["complete"], true);
+    // A loose precision is met soon after REPEAT rounds.
+    let out = harness()
+        .args(["run", "--design", "lockstep", "--repeat", "3", "--precision", "50", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "loose", "--format", "md"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("loose.md")).unwrap();
+    assert!(md.contains("- Rounds: PRECISION met after ") && md.contains("95% CI half-width is at most 50%"), "{md}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_design_settings_are_one_error_line() {
+    fails_with(&["run", "--design", "duet"], "--design duet is unknown; expected lockstep, paired or processes");
+    fails_with(&["run", "--precision", "0"], "PRECISION=0 is out of range: it must be above 0 and at most 50 (%)");
+    fails_with(&["run", "--precision", "60%"], "PRECISION=60% is out of range");
+    fails_with(&["run", "--budget", "soon"], "--budget soon is not a duration such as 90s or 10m");
+    fails_with(&["run", "--design", "lockstep", "--msg-id", "fast"], "DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm");
 }

@@ -2,6 +2,7 @@
 //! reads its one result line, and checks with the sink that every message arrived.
 
 use std::io::Read;
+use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,10 +26,11 @@ struct OptionalFields {
     alloc_bytes_per_msg: Option<f64>,
 }
 
-/// Runs producers against in-process sinks, one per payload shape, started on first use.
+/// Runs producers against in-process sinks, one per payload shape and upstream server, started
+/// on first use.
 pub struct Lab {
     pub root: PathBuf,
-    sinks: Vec<(PayloadSpec, Sink)>,
+    sinks: Vec<(SinkSettings, PayloadSpec, Sink)>,
 }
 
 impl Lab {
@@ -36,13 +38,13 @@ impl Lab {
         Lab { root, sinks: Vec::new() }
     }
 
-    fn sink(&mut self, spec: PayloadSpec) -> anyhow::Result<&Sink> {
-        if let Some(i) = self.sinks.iter().position(|(s, _)| *s == spec) {
-            return Ok(&self.sinks[i].1);
+    fn sink(&mut self, settings: SinkSettings, spec: PayloadSpec) -> anyhow::Result<&Sink> {
+        if let Some(i) = self.sinks.iter().position(|(s, p, _)| s.upstream == settings.upstream && *p == spec) {
+            return Ok(&self.sinks[i].2);
         }
-        let sink = Sink::spawn("127.0.0.1:0".parse().expect("valid address"), SinkSettings::default(), Some(spec))?;
-        self.sinks.push((spec, sink));
-        Ok(&self.sinks.last().expect("just pushed").1)
+        let sink = Sink::spawn("127.0.0.1:0".parse().expect("valid address"), settings, Some(spec))?;
+        self.sinks.push((settings, spec, sink));
+        Ok(&self.sinks.last().expect("just pushed").2)
     }
 
     /// One producer process running `arms`: one arm, or (paired mode) a group of one SDK's arms
@@ -81,7 +83,7 @@ impl Lab {
         }
         let sink = match settings.mode {
             Mode::Mint => None,
-            Mode::Producer => match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| self.sink(spec)) {
+            Mode::Producer => match sink_settings(settings).and_then(|s| Ok(self.sink(s, PayloadSpec::new(settings.bits, settings.pack)?)?)) {
                 Ok(sink) => Some(sink),
                 Err(e) => return failed(format!("cannot start the sink: {e:#}")),
             },
@@ -127,7 +129,7 @@ impl Lab {
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
             return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
-        let set = match PayloadSpec::new(settings.bits, settings.pack).map_err(anyhow::Error::from).and_then(|spec| Sink::spawn_set(arms.len(), seed, SinkSettings::default(), Some(spec))) {
+        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?))) {
             Ok(set) => set,
             Err(e) => return failed(format!("cannot start the set's sink: {e:#}")),
         };
@@ -228,6 +230,15 @@ impl Lab {
         }
         Ok(syscalls::per_message(settings.batch, settings.messages, &summaries[0], &summaries[1]))
     }
+}
+
+/// The sinks' settings: the defaults, forwarding to UPSTREAM where it is given.
+fn sink_settings(settings: &Settings) -> anyhow::Result<SinkSettings> {
+    let upstream = match settings.upstream.as_deref() {
+        None => None,
+        Some(text) => Some(text.to_socket_addrs()?.next().with_context(|| format!("UPSTREAM={text} resolves to no address"))?),
+    };
+    Ok(SinkSettings { upstream, ..SinkSettings::default() })
 }
 
 /// Starts the producer and waits for it within `timeout`: its last stdout line and its CPU

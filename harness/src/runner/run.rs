@@ -34,6 +34,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         print!("{}", suite.describe(strace));
         return Ok(());
     }
+    // A server to forward to must answer before anything is written.
+    for upstream in suite.workloads.iter().filter_map(|w| w.settings.upstream.as_deref()) {
+        crate::sink::upstream::resolve("UPSTREAM=", upstream)?;
+    }
     let root = sdk::repo_root();
     let results_dir = results_dir.unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;

@@ -420,6 +420,25 @@ pub const BUDGET: Setting = Setting {
     },
 };
 
+pub const UPSTREAM: Setting = Setting {
+    env: "UPSTREAM",
+    flag: "upstream",
+    aliases: &[],
+    help: "An Iggy server (host:port) the sink forwards every request to, relaying its replies while it still verifies every batch and paces lock-step sets: your own server behind the same checks and timing. none: the sink answers itself.",
+    default: Fallback::Value("none"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.upstream = (v != "none").then(|| v.to_owned());
+            Ok(())
+        },
+        get: |s| s.upstream.clone().unwrap_or_else(|| "none".into()),
+    },
+};
+
 pub const SEED: Setting = Setting {
     env: "SEED",
     flag: "seed",
@@ -499,7 +518,7 @@ pub const FORCE: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &PRECISION, &BUDGET, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
+pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &PRECISION, &BUDGET, &UPSTREAM, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
@@ -627,6 +646,8 @@ pub struct Settings {
     pub precision_pct: Option<f64>,
     /// BUDGET: seconds the workload's rounds may take.
     pub budget_s: Option<u64>,
+    /// UPSTREAM: the Iggy server the sink forwards to, as given.
+    pub upstream: Option<String>,
     pub seed: u64,
     pub name: String,
     /// The rows a user defined (`--producer`, `[producers]`) that SDK names.
@@ -789,6 +810,7 @@ impl Layer {
             cpus: None,
             precision_pct: None,
             budget_s: None,
+            upstream: None,
             seed: 0,
             name: String::new(),
             producers: Vec::new(),

@@ -11,6 +11,7 @@ use tokio::net::TcpStream;
 use super::catalog::{Catalog, MAX_PARTITIONS};
 use super::delivery::{Delivery, Tally};
 use super::lockstep::Pacer;
+use super::upstream::Upstream;
 use super::{Sink, SinkSettings};
 use crate::wire::{
     HEADER_LEN, MetadataError, Operation, PayloadSpec, Protocol, RequestHeader, command, decode_create_stream, decode_create_topic,
@@ -57,6 +58,8 @@ pub struct Connection {
     pacing: Option<(Arc<Pacer>, usize)>,
     /// Whether this connection's batches were paced (the producer's first sending connection).
     paced: bool,
+    /// The server this connection's requests are relayed to (`--upstream`), once connected.
+    upstream: Option<Upstream>,
 }
 
 impl Connection {
@@ -78,13 +81,23 @@ impl Connection {
             reply: BytesMut::with_capacity(512),
             pacing,
             paced: false,
+            upstream: None,
         }
     }
 
     /// Serves frames until the client leaves, idles too long or breaks the framing; returns why
     /// it ended and the messages it delivered.
     pub async fn serve(mut self) -> (Closed, u64) {
-        let closed = self.frames().await;
+        let closed = match self.settings.upstream {
+            None => self.frames().await,
+            Some(addr) => match Upstream::connect(addr).await {
+                Ok(up) => {
+                    self.upstream = Some(up);
+                    self.frames().await
+                }
+                Err(e) => Closed::Io(format!("cannot reach upstream {addr}: {e}")),
+            },
+        };
         if let Some((pacer, arm)) = self.pacing.as_ref().filter(|_| self.paced) {
             let error = match &closed {
                 Closed::ByClient => None,
@@ -133,7 +146,19 @@ impl Connection {
                 }
                 _ => None,
             };
-            let logout = self.answer(&request, &mut tally);
+            let logout = if self.upstream.is_none() {
+                self.answer(&request, &mut tally)
+            } else {
+                // The batch is verified here as ever; the server's reply is what goes back.
+                if request.operation == Operation::SendMessages {
+                    self.accept_batch(&mut tally);
+                }
+                let up = self.upstream.as_mut().expect("checked");
+                if let Err(e) = up.relay(&head, &self.body, &mut self.reply, self.settings.max_frame).await {
+                    break Closed::Io(format!("{e:#}"));
+                }
+                request.operation == Operation::Logout
+            };
             self.delivery.add(&tally);
             if let Some((pacer, arm)) = &pacer {
                 // Released in this producer's next turn, or at once once the set is over. The

@@ -6,6 +6,7 @@ mod catalog;
 mod connection;
 mod delivery;
 pub mod lockstep;
+pub mod upstream;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -32,11 +33,13 @@ pub struct SinkSettings {
     pub max_connections: usize,
     /// Print a line per closed connection.
     pub log_connections: bool,
+    /// Forward every request to this Iggy server and relay its replies (`sink::upstream`).
+    pub upstream: Option<SocketAddr>,
 }
 
 impl Default for SinkSettings {
     fn default() -> Self {
-        SinkSettings { max_frame: MAX_FRAME, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false }
+        SinkSettings { max_frame: MAX_FRAME, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false, upstream: None }
     }
 }
 
