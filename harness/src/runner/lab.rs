@@ -167,23 +167,19 @@ impl Lab {
                 Err(why) => (Outcome::Failed(why), None),
             })
             .collect();
-        // A set is FAILED as a whole: each arm says its own failure, or the first arm's.
-        let own = outcomes.iter().position(|(o, _)| matches!(o, Outcome::Failed(_)));
-        let culprit = match (own, set.pacer.outcome()) {
-            (Some(i), _) => Some((Some(i), String::new())),
+        // A set is FAILED as a whole: an arm that failed says why; the others name it.
+        let first_failed = outcomes.iter().position(|(o, _)| matches!(o, Outcome::Failed(_)));
+        let culprit = match (first_failed, set.pacer.outcome()) {
+            (Some(i), _) => Some((Some(i), failure(&outcomes[i].0))),
             (None, SetOutcome::Failed { arm, why }) => Some((Some(arm), why)),
             // Which arm's message was lost cannot be told apart.
             (None, SetOutcome::Done(_)) => delivered.delivery_problem(size.messages * arms.len() as u64).map(|problem| (None, problem)),
         };
         if let Some((culprit, why)) = culprit {
-            let why = match (culprit, &outcomes[culprit.unwrap_or(0)].0) {
-                (Some(_), Outcome::Failed(own)) => own.clone(),
-                _ => why,
-            };
-            let failed = outcomes.into_iter().enumerate().map(|(k, (o, _))| match o {
-                Outcome::Failed(own) => Outcome::Failed(own),
-                Outcome::Ok(_) if culprit.is_some_and(|i| i != k) => Outcome::Failed(format!("its set FAILED: {}: {why}", arms[culprit.unwrap_or(0)].label())),
-                Outcome::Ok(_) => Outcome::Failed(why.clone()),
+            let failed = outcomes.into_iter().enumerate().map(|(k, (o, _))| match (o, culprit) {
+                (Outcome::Failed(own), _) => Outcome::Failed(own),
+                (Outcome::Ok(_), Some(i)) if i != k => Outcome::Failed(format!("its set FAILED: {}: {why}", arms[i].label())),
+                (Outcome::Ok(_), _) => Outcome::Failed(why.clone()),
             });
             return (failed.collect(), Some(delivered));
         }
@@ -287,6 +283,13 @@ impl Started {
 /// Once a set has FAILED its other processes are released and run on unpaced; one still
 /// running after this is killed (the set is FAILED whatever it does).
 const SET_GRACE: Duration = Duration::from_secs(2);
+
+fn failure(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Failed(why) => why.clone(),
+        Outcome::Ok(_) => String::new(),
+    }
+}
 
 /// Waits for every process of a set within `timeout`. A process that ends in error fails the
 /// set at once, naming it (so the others are released rather than held for it); once the set

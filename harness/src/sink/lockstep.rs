@@ -117,12 +117,8 @@ impl Pacer {
             if s.block.get(s.turn) == Some(&arm) {
                 s.next_turn();
             }
-        } else if s.arms.iter().all(|a| a.held.is_some() || a.done) {
-            // Every producer has sent its first batch: the first block starts.
-            s.running = true;
-            s.block = s.order.next().expect("block orders never end");
-            s.turn = 0;
-            s.release_current();
+        } else {
+            s.start_when_all_hold();
         }
         rx
     }
@@ -144,11 +140,8 @@ impl Pacer {
         s.arms[arm].released = None;
         if s.running && s.block.get(s.turn) == Some(&arm) {
             s.next_turn();
-        } else if !s.running && s.failed.is_none() && s.arms.iter().all(|a| a.held.is_some() || a.done) && s.arms.iter().any(|a| a.held.is_some()) {
-            s.running = true;
-            s.block = s.order.next().expect("block orders never end");
-            s.turn = 0;
-            s.release_current();
+        } else if !s.running {
+            s.start_when_all_hold();
         }
     }
 
@@ -205,6 +198,17 @@ impl Pacer {
 }
 
 impl State {
+    /// Starts the first block once every producer still there holds its first batch.
+    fn start_when_all_hold(&mut self) {
+        let ready = self.arms.iter().all(|a| a.held.is_some() || a.done) && self.arms.iter().any(|a| a.held.is_some());
+        if ready && self.failed.is_none() {
+            self.running = true;
+            self.block = self.order.next().expect("block orders never end");
+            self.turn = 0;
+            self.release_current();
+        }
+    }
+
     /// Releases the producer whose turn it now is, skipping those that are done.
     fn release_current(&mut self) {
         loop {

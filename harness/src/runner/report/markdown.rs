@@ -166,13 +166,14 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         let k = &c.comparison;
         let _ = writeln!(
             out,
-            "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | cross-process | {stability} |",
+            "| control: rust threadrng A/A | {} | threadrng | {} | {} | {} | {} | {} | {} | {stability} |",
             cell(c.before_arm),
             cell(c.after_arm),
             change(k),
             ci(k),
-            p_value(k.welch.p),
-            p_value(k.mann_whitney.p),
+            p_value(c.paired.as_ref().map_or(k.welch.p, |p| p.t.p)),
+            p_value(c.paired.as_ref().map_or(k.mann_whitney.p, |p| p.wilcoxon.p)),
+            if c.paired.is_some() { "lock-step set" } else { "cross-process" },
         );
     }
     let _ = writeln!(out, "\n| variant | mean {unit} | stddev % | median | min | max | n | status |");
