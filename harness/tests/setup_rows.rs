@@ -19,7 +19,7 @@ fn setup_rows(args: &[&str], env: &[(&str, &str)]) -> Vec<String> {
 
 #[test]
 fn every_row_a_suite_or_sdk_names_is_set_up() {
-    assert_eq!(setup_rows(&["-f", "suites/pr4076.toml"], &[]), ["rust", "node", "java", "go", "csharp", "python"]);
+    assert_eq!(setup_rows(&["-f", "suites/pr4076.toml"], &[]), ["rust", "node", "java", "go", "csharp", "python", "iggy"]);
     assert_eq!(setup_rows(&["--sdk", "node-lean,iggy,iggy-python", "--msg-id", "uuid,fast"], &[]), ["rust", "node-lean", "iggy", "iggy-python"]);
     assert_eq!(setup_rows(&[], &[("SDK", "go,csharp")]), ["rust", "go", "csharp"]);
     assert_eq!(setup_rows(&[], &[]), ["rust"], "the default run, and the control's row is always there");

@@ -102,7 +102,8 @@ for (const [sendPath, msgIds] of Object.entries(PATHS)) {
       assert.ok(result.rtt_p50_ns > 0 && result.rtt_p50_ns <= result.rtt_p99_ns && result.rtt_p99_ns <= result.rtt_p999_ns);
       assert.equal(sink.requests.length, 12);
       assertDelivered(sink, 1000);
-      assert.equal(batches(sink.requests).every((b) => b.uuids), msgId === 'uuid' || msgId === 'randomuuid');
+      // A counter's IDs share one random high half, which looks like a UUIDv4 in 1 of 64 runs.
+      if (msgId !== 'counter') assert.equal(batches(sink.requests).every((b) => b.uuids), msgId === 'uuid' || msgId === 'randomuuid');
     });
   }
 }
