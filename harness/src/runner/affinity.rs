@@ -50,16 +50,40 @@ pub fn text(cpus: Option<&[usize]>) -> String {
     }
 }
 
-/// Confines every thread of this process to `cpus` (None: every allowed CPU). Threads and
-/// processes started after it inherit that.
-pub fn confine(cpus: Option<&[usize]>) -> io::Result<()> {
-    let cpus = cpus.unwrap_or(allowed());
+/// Confines the calling thread alone to `cpus`: what it starts from now on inherits that.
+pub fn pin_thread(cpus: &[usize]) -> io::Result<()> {
+    // SAFETY: `set` is a live local of the size passed; tid 0 is the calling thread.
+    if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &cpu_set(cpus)) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Where a lock-step set runs on `cpus`: the sink on the last, the producers on the others (all
+/// of them on one CPU when there is only one). Producers left to the scheduler land on the
+/// sink's CPU or the other by the order they started, and a wake-up on the sink's own CPU costs
+/// a different time from one across: that placement, not the arm, then decides a turn's time.
+pub fn split_for_set(cpus: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    match cpus.split_last() {
+        Some((&sink, producers)) if !producers.is_empty() => (vec![sink], producers.to_vec()),
+        _ => (cpus.to_vec(), cpus.to_vec()),
+    }
+}
+
+fn cpu_set(cpus: &[usize]) -> libc::cpu_set_t {
     // SAFETY: cpu_set_t is plain data; a zeroed one is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     for &c in cpus {
         // SAFETY: CPU_SET writes inside `set`; parse only admits CPUs that sched_getaffinity named.
         unsafe { libc::CPU_SET(c, &mut set) };
     }
+    set
+}
+
+/// Confines every thread of this process to `cpus` (None: every allowed CPU). Threads and
+/// processes started after it inherit that.
+pub fn confine(cpus: Option<&[usize]>) -> io::Result<()> {
+    let set = cpu_set(cpus.unwrap_or(allowed()));
     // Affinity is per thread: each of the sink's threads is set, not only the calling one.
     for task in std::fs::read_dir("/proc/self/task")? {
         let Some(tid) = task?.file_name().to_str().and_then(|t| t.parse::<libc::pid_t>().ok()) else { continue };
@@ -78,6 +102,13 @@ pub fn confine(cpus: Option<&[usize]>) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_puts_its_sink_on_a_cpu_of_its_own_where_there_are_two() {
+        assert_eq!(split_for_set(&[0, 1]), (vec![1], vec![0]));
+        assert_eq!(split_for_set(&[0, 2, 3]), (vec![3], vec![0, 2]));
+        assert_eq!(split_for_set(&[5]), (vec![5], vec![5]));
+    }
 
     #[test]
     fn cpus_are_all_or_a_list_of_allowed_cpus() {

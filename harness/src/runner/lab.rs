@@ -129,10 +129,16 @@ impl Lab {
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
             return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
-        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?))) {
+        let cpus = settings.cpus.as_deref().unwrap_or(affinity::allowed());
+        let (sink_cpus, producer_cpus) = affinity::split_for_set(cpus);
+        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?), sink_cpus)) {
             Ok(set) => set,
             Err(e) => return failed(format!("cannot start the set's sink: {e:#}")),
         };
+        // The producers inherit this thread's CPUs: theirs while they start, then the run's again.
+        if let Err(e) = affinity::pin_thread(&producer_cpus) {
+            return failed(format!("cannot run the set's producers on CPUs {producer_cpus:?}: {e}"));
+        }
         let ticks = cpu::MachineTicks::now_on(settings.cpus.as_deref());
         let mut running = Vec::with_capacity(arms.len());
         for (arm, sink) in arms.iter().zip(&set.sinks) {
@@ -154,6 +160,9 @@ impl Lab {
                     return failed(format!("{}: {why}", arm.label()));
                 }
             }
+        }
+        if let Err(e) = affinity::pin_thread(cpus) {
+            return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
         let ended = wait_for_set(&mut running, &set.pacer, Duration::from_secs(settings.timeout_s));
         let lines: Vec<_> = running.into_iter().zip(ended).map(|(r, e)| r.finish(e, Duration::from_secs(settings.timeout_s))).collect();
