@@ -131,7 +131,8 @@ impl Lab {
         }
         let cpus = settings.cpus.as_deref().unwrap_or(affinity::allowed());
         let (sink_cpus, producer_cpus) = affinity::split_for_set(cpus);
-        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?), sink_cpus)) {
+        let place = move || affinity::pin_thread(&sink_cpus).with_context(|| format!("cannot run the set's sink on CPUs {sink_cpus:?}"));
+        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?), place)) {
             Ok(set) => set,
             Err(e) => return failed(format!("cannot start the set's sink: {e:#}")),
         };

@@ -98,16 +98,16 @@ impl Sink {
     /// per producer, so each is known by the address it was given whatever its language, each
     /// with its own catalog (the producers start at once, and each may create the stream); all
     /// counting into one delivery. It stops when the returned handle is dropped.
-    /// Its thread runs on `cpus`.
-    pub fn spawn_set(arms: usize, seed: u64, settings: SinkSettings, expected: Option<PayloadSpec>, cpus: Vec<usize>) -> anyhow::Result<SetSink> {
+    /// `place` runs first on the sink's thread (to put it on its CPUs); its error is the sink's.
+    pub fn spawn_set(arms: usize, seed: u64, settings: SinkSettings, expected: Option<PayloadSpec>, place: impl FnOnce() -> anyhow::Result<()> + Send + 'static) -> anyhow::Result<SetSink> {
         settings.check(expected)?;
         let pacer = Pacer::new(arms, seed);
         let (tx, rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let pacing = pacer.clone();
         std::thread::Builder::new().name("set-sink".into()).spawn(move || {
-            if let Err(e) = crate::runner::affinity::pin_thread(&cpus) {
-                return tx.send(Err(anyhow::anyhow!("cannot run the set's sink on CPUs {cpus:?}: {e}"))).unwrap_or(());
+            if let Err(e) = place() {
+                return tx.send(Err(e)).unwrap_or(());
             }
             let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                 Ok(rt) => rt,
