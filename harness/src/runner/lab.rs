@@ -324,7 +324,7 @@ fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Ve
                 Err(e) => Some(Err(format!("waiting for the producer failed: {e}"))),
             };
         }
-        if pacer.finished() && !matches!(pacer.outcome(), SetOutcome::Done(_)) {
+        if pacer.failed() {
             failed_at.get_or_insert_with(Instant::now);
         }
         let timed_out = started.elapsed() > timeout;

@@ -182,6 +182,11 @@ impl Pacer {
         s.failed.is_some() || s.arms.iter().all(|a| a.done)
     }
 
+    /// Whether the set has failed: cheap, for a caller that polls.
+    pub fn failed(&self) -> bool {
+        self.state().failed.is_some()
+    }
+
     /// The set's turns, or why it failed.
     pub fn outcome(&self) -> SetOutcome {
         let s = self.state();
@@ -291,7 +296,9 @@ mod tests {
     fn an_error_fails_the_set_and_frees_the_others() {
         let pacer = Pacer::new(2, 1);
         let mut held = pacer.hold(0, 1);
+        assert!(!pacer.failed());
         pacer.closed(1, Some("closed: bad frame".into()));
+        assert!(pacer.failed());
         assert!(released(&mut held), "the other producer is freed");
         assert_eq!(pacer.outcome(), SetOutcome::Failed { arm: 1, why: "closed: bad frame".into() });
         assert!(released(&mut pacer.hold(0, 1)), "nothing is held after a failure");
