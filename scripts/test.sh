@@ -21,6 +21,8 @@ suite() {
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
 }
 
+# rustfmt.toml: the workspace and fuzz/ are formatted as rustfmt writes them.
+suite rustfmt bash -c 'cargo fmt --all --check && (cd fuzz && cargo fmt --check)'
 # Release mode: the idgen tests mint tens of millions of IDs.
 suite rust cargo test --workspace --release --locked
 # idgen's portable AES (CPUs without AES-NI), forced by a cfg in a target folder of its own.

@@ -35,7 +35,11 @@ impl Machine {
             cpu_model: cpu_model(),
             cores: cores(),
             kernel: kernel(),
-            git_revision: if changed.is_empty() { revision } else { format!("{revision} (with uncommitted changes to {changed})") },
+            git_revision: if changed.is_empty() {
+                revision
+            } else {
+                format!("{revision} (with uncommitted changes to {changed})")
+            },
             toolchains: toolchains.iter().map(|(name, cmd)| format!("{name}: {}", first_line(root, cmd))).collect(),
         }
     }
@@ -73,5 +77,9 @@ pub fn cores() -> usize {
 fn first_line(dir: &Path, cmd: &[&str]) -> String {
     let Ok(out) = Command::new(cmd[0]).args(&cmd[1..]).current_dir(dir).output() else { return "unknown".into() };
     let text = [out.stdout, out.stderr].concat();
-    String::from_utf8_lossy(&text).lines().map(str::trim).find(|l| !l.is_empty()).map_or_else(String::new, str::to_owned)
+    String::from_utf8_lossy(&text)
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map_or_else(String::new, str::to_owned)
 }

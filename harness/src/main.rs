@@ -115,7 +115,14 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Settings(args) => {
-            print!("{}", if args.env_names { runner::settings::env_names().join("\n") + "\n" } else { runner::settings::table() });
+            print!(
+                "{}",
+                if args.env_names {
+                    runner::settings::env_names().join("\n") + "\n"
+                } else {
+                    runner::settings::table()
+                }
+            );
             Ok(())
         }
     };
@@ -135,14 +142,21 @@ fn unreadable_value(e: &clap::Error) -> Option<String> {
     let sub = cli.find_subcommand(argv.get(1)?)?;
     if e.kind() == ErrorKind::UnknownArgument {
         let name = sub.get_name();
-        return Some(format!("{} is not an option of harness {name}; harness {name} --help lists them", text(ContextKind::InvalidArg)?));
+        return Some(format!(
+            "{} is not an option of harness {name}; harness {name} --help lists them",
+            text(ContextKind::InvalidArg)?
+        ));
     }
     if !matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
         return None;
     }
     let (arg, value) = (text(ContextKind::InvalidArg)?, text(ContextKind::InvalidValue)?);
     let long = arg.strip_prefix("--")?.split(' ').next()?.to_owned();
-    let env = sub.get_arguments().find(|a| a.get_long() == Some(long.as_str()))?.get_env().map(|e| e.to_string_lossy().into_owned());
+    let env = sub
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long.as_str()))?
+        .get_env()
+        .map(|e| e.to_string_lossy().into_owned());
     let by_flag = argv.iter().any(|a| *a == format!("--{long}") || a.starts_with(&format!("--{long}=")));
     let given = match &env {
         Some(env) if !by_flag => format!("{env}={value}"),
@@ -155,7 +169,9 @@ fn unreadable_value(e: &clap::Error) -> Option<String> {
         });
     }
     let why = match e.get(ContextKind::ValidValue) {
-        Some(ContextValue::Strings(valid)) if !valid.is_empty() => format!("is unknown; expected {}", valid.join(" or ")),
+        Some(ContextValue::Strings(valid)) if !valid.is_empty() => {
+            format!("is unknown; expected {}", valid.join(" or "))
+        }
         _ => match std::error::Error::source(e) {
             Some(source) => format!("is not valid: {source}"),
             None => "is not valid".into(),
@@ -180,7 +196,11 @@ fn run_sink(args: SinkArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
         let (sink, serving) = Sink::bind(args.listen, settings, spec).await?;
-        eprintln!("sink: listening on {} ({})", sink.addr, spec.map_or("payloads not checked".into(), |s| format!("BITS={} PACK={}", s.bits(), s.pack())));
+        eprintln!(
+            "sink: listening on {} ({})",
+            sink.addr,
+            spec.map_or("payloads not checked".into(), |s| format!("BITS={} PACK={}", s.bits(), s.pack()))
+        );
         tokio::select! {
             () = serving => {}
             _ = tokio::signal::ctrl_c() => {}

@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use crate::machine;
 use crate::stats::median_of_sorted;
 
-
 pub const SCHEMA: &str = "mintbench-mint-report/1";
 
 /// What a language's benchmark hands over: its samples, in ns per ID.
@@ -97,7 +96,10 @@ impl MintReport {
         }
         for (i, s) in raw.strategies.iter().enumerate() {
             if s.name.trim().is_empty() {
-                bail!("strategies[{i}].name {:?} is empty or blank: give every strategy the name of what it mints (e.g. uuid)", s.name);
+                bail!(
+                    "strategies[{i}].name {:?} is empty or blank: give every strategy the name of what it mints (e.g. uuid)",
+                    s.name
+                );
             }
             if s.ns_per_id.is_empty() || s.ns_per_id.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
                 bail!("strategy {} has no samples or a sample that is not a positive number of ns", s.name);
@@ -106,14 +108,24 @@ impl MintReport {
                 bail!("strategy {} is listed twice", s.name);
             }
         }
-        let uuid = raw.strategies.iter().find(|s| s.name == "uuid").context("the samples have no `uuid` strategy to compare with")?;
+        let uuid = raw
+            .strategies
+            .iter()
+            .find(|s| s.name == "uuid")
+            .context("the samples have no `uuid` strategy to compare with")?;
         let uuid_median = Spread::of(&uuid.ns_per_id).median;
         let strategies = raw
             .strategies
             .into_iter()
             .map(|s| {
                 let spread = Spread::of(&s.ns_per_id);
-                StrategyFigures { name: s.name, ns_per_id: spread, samples: s.ns_per_id.len(), ratio_to_uuid: uuid_median / spread.median, values: s.ns_per_id }
+                StrategyFigures {
+                    name: s.name,
+                    ns_per_id: spread,
+                    samples: s.ns_per_id.len(),
+                    ratio_to_uuid: uuid_median / spread.median,
+                    values: s.ns_per_id,
+                }
             })
             .collect();
         Ok(MintReport {
@@ -132,11 +144,21 @@ impl MintReport {
         let mut md = format!(
             "# Mint benchmark: {}\n\nWritten by `harness mint-report` from the samples of `{}` ({} {}) on {} ({}, {} cores, kernel {}).\n\n\
              | strategy | ns/ID median (min .. max) | samples | x faster than uuid |\n|---|---:|---:|---:|\n",
-            self.lang, self.command, self.tool, self.tool_version, self.date, self.machine.cpu_model, self.machine.cores, self.machine.kernel
+            self.lang,
+            self.command,
+            self.tool,
+            self.tool_version,
+            self.date,
+            self.machine.cpu_model,
+            self.machine.cores,
+            self.machine.kernel
         );
         for s in &self.strategies {
             let n = s.ns_per_id;
-            md += &format!("| {} | {:.2} ({:.2} .. {:.2}) | {} | {:.2} |\n", s.name, n.median, n.min, n.max, s.samples, s.ratio_to_uuid);
+            md += &format!(
+                "| {} | {:.2} ({:.2} .. {:.2}) | {} | {:.2} |\n",
+                s.name, n.median, n.min, n.max, s.samples, s.ratio_to_uuid
+            );
         }
         md
     }
@@ -146,14 +168,16 @@ impl MintReport {
 /// returns their paths.
 pub fn write(raw_path: &Path, results_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let text = std::fs::read_to_string(raw_path).with_context(|| format!("cannot read {}", raw_path.display()))?;
-    let raw: RawSamples = serde_json::from_str(&text).with_context(|| format!("{} is not the raw sample file of sdks/README.md", raw_path.display()))?;
+    let raw: RawSamples = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not the raw sample file of sdks/README.md", raw_path.display()))?;
     let machine = ReportMachine::this();
     let date = machine::timestamp();
     let report = MintReport::from_raw(raw, date, machine).with_context(|| raw_path.display().to_string())?;
     std::fs::create_dir_all(results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let base = results_dir.join(format!("sdk-{}-mint", report.lang));
     let (json, md) = (base.with_extension("json"), base.with_extension("md"));
-    std::fs::write(&json, serde_json::to_string_pretty(&report)? + "\n").with_context(|| format!("cannot write {}", json.display()))?;
+    std::fs::write(&json, serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write {}", json.display()))?;
     std::fs::write(&md, report.markdown()).with_context(|| format!("cannot write {}", md.display()))?;
     Ok(vec![json, md])
 }
@@ -168,7 +192,10 @@ mod tests {
             tool: "go test -bench".into(),
             tool_version: "go1.26".into(),
             command: "sdks/go/bench.sh results".into(),
-            strategies: strategies.iter().map(|(n, v)| RawStrategy { name: (*n).into(), ns_per_id: v.to_vec() }).collect(),
+            strategies: strategies
+                .iter()
+                .map(|(n, v)| RawStrategy { name: (*n).into(), ns_per_id: v.to_vec() })
+                .collect(),
         }
     }
 
@@ -207,7 +234,12 @@ mod tests {
 
     #[test]
     fn summarises_samples_and_ratios_to_uuid() {
-        let r = MintReport::from_raw(raw(&[("uuid", &[90.0, 80.0, 100.0]), ("fast", &[10.0, 12.0, 8.0, 11.0])]), "2026-12-01T10:00:00Z".into(), machine()).unwrap();
+        let r = MintReport::from_raw(
+            raw(&[("uuid", &[90.0, 80.0, 100.0]), ("fast", &[10.0, 12.0, 8.0, 11.0])]),
+            "2026-12-01T10:00:00Z".into(),
+            machine(),
+        )
+        .unwrap();
         assert_eq!(r.strategies[0].ns_per_id, Spread { median: 90.0, min: 80.0, max: 100.0 });
         assert_eq!(r.strategies[1].ns_per_id.median, 10.5);
         assert_eq!(r.strategies[1].samples, 4);
@@ -218,7 +250,9 @@ mod tests {
 
     #[test]
     fn bad_samples_are_refused() {
-        let err = |s: &[(&str, &[f64])]| MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string();
+        let err = |s: &[(&str, &[f64])]| {
+            MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string()
+        };
         assert!(err(&[("fast", &[1.0])]).contains("no `uuid`"));
         assert!(err(&[("uuid", &[])]).contains("no samples"));
         assert!(err(&[("uuid", &[1.0, -2.0])]).contains("positive"));
@@ -227,9 +261,16 @@ mod tests {
 
     #[test]
     fn a_strategy_without_a_name_is_refused() {
-        let err = |s: &[(&str, &[f64])]| MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string();
-        assert_eq!(err(&[("uuid", &[1.0]), ("", &[2.0])]), "strategies[1].name \"\" is empty or blank: give every strategy the name of what it mints (e.g. uuid)");
-        assert!(err(&[(" \t", &[2.0]), ("uuid", &[1.0])]).starts_with("strategies[0].name \" \\t\" is empty or blank: "));
+        let err = |s: &[(&str, &[f64])]| {
+            MintReport::from_raw(raw(s), "2026-12-01T10:00:00Z".into(), machine()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err(&[("uuid", &[1.0]), ("", &[2.0])]),
+            "strategies[1].name \"\" is empty or blank: give every strategy the name of what it mints (e.g. uuid)"
+        );
+        assert!(
+            err(&[(" \t", &[2.0]), ("uuid", &[1.0])]).starts_with("strategies[0].name \" \\t\" is empty or blank: ")
+        );
     }
 
     /// `harness mint-report` names the raw file whose strategy has no name, and writes nothing.
@@ -242,14 +283,25 @@ mod tests {
         std::fs::write(&raw_path, samples).unwrap();
         let out = dir.join("results");
         let e = format!("{:#}", write(&raw_path, &out).unwrap_err());
-        assert_eq!(e, format!("{}: strategies[1].name \" \" is empty or blank: give every strategy the name of what it mints (e.g. uuid)", raw_path.display()));
+        assert_eq!(
+            e,
+            format!(
+                "{}: strategies[1].name \" \" is empty or blank: give every strategy the name of what it mints (e.g. uuid)",
+                raw_path.display()
+            )
+        );
         assert!(!out.exists(), "nothing written");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn validation_catches_edited_figures() {
-        let mut r = MintReport::from_raw(raw(&[("uuid", &[90.0, 80.0]), ("fast", &[10.0, 12.0])]), "2026-12-01T10:00:00Z".into(), machine()).unwrap();
+        let mut r = MintReport::from_raw(
+            raw(&[("uuid", &[90.0, 80.0]), ("fast", &[10.0, 12.0])]),
+            "2026-12-01T10:00:00Z".into(),
+            machine(),
+        )
+        .unwrap();
         r.strategies[1].ns_per_id.median = 9.0;
         assert!(validate(&r).unwrap_err().to_string().contains("do not follow"));
         r.strategies[1].ns_per_id.median = 11.0;

@@ -101,15 +101,24 @@ fn xxh3_prefixes() -> Value {
 }
 
 fn payloads() -> Value {
-    [(42, 1, 0u64), (42, 1, 12_345), (42, 167, 7), (1, 3, 5), (8, 4, 255), (13, 2, 99), (64, 2, 3), (33, 5, 4_000_000_000)]
-        .iter()
-        .map(|&(bits, pack, seq)| {
-            let spec = PayloadSpec::new(bits, pack).expect("valid spec");
-            let mut out = vec![0u8; spec.len()];
-            spec.write(seq, &mut out);
-            json!({ "bits": bits, "pack": pack, "seq": seq, "hex": hex(&out) })
-        })
-        .collect()
+    [
+        (42, 1, 0u64),
+        (42, 1, 12_345),
+        (42, 167, 7),
+        (1, 3, 5),
+        (8, 4, 255),
+        (13, 2, 99),
+        (64, 2, 3),
+        (33, 5, 4_000_000_000),
+    ]
+    .iter()
+    .map(|&(bits, pack, seq)| {
+        let spec = PayloadSpec::new(bits, pack).expect("valid spec");
+        let mut out = vec![0u8; spec.len()];
+        spec.write(seq, &mut out);
+        json!({ "bits": bits, "pack": pack, "seq": seq, "hex": hex(&out) })
+    })
+    .collect()
 }
 
 fn frames() -> Value {
@@ -138,9 +147,13 @@ fn frames() -> Value {
         }),
         json!({ "kind": "logout", "client": CLIENT.to_string(), "request": 9, "session": SESSION, "hex": hex(&logout) }),
     ];
-    for (request, bits, pack, first_seq, count) in [(1u64, 42, 1, 0u64, 3u32), (2, 42, 167, 1000, 2), (3, 13, 3, 65_530, 5)] {
+    for (request, bits, pack, first_seq, count) in
+        [(1u64, 42, 1, 0u64, 3u32), (2, 42, 167, 1000, 2), (3, 13, 3, 65_530, 5)]
+    {
         let spec = PayloadSpec::new(bits, pack).expect("valid spec");
-        let ids: Vec<u128> = (0..count).map(|i| u128::from_le_bytes(pseudo_random(16, request * 100 + u64::from(i)).try_into().unwrap())).collect();
+        let ids: Vec<u128> = (0..count)
+            .map(|i| u128::from_le_bytes(pseudo_random(16, request * 100 + u64::from(i)).try_into().unwrap()))
+            .collect();
         let mut frame = BytesMut::new();
         let mut next = ids.iter();
         let h = header(request, Operation::SendMessages, SESSION, 0);
@@ -166,6 +179,9 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdks/vectors.json");
         let committed = std::fs::read_to_string(path).expect("sdks/vectors.json is committed");
         let generated = serde_json::to_string_pretty(&super::generate()).unwrap() + "\n";
-        assert!(committed == generated, "sdks/vectors.json is stale: run `cargo run -p harness -- vectors > sdks/vectors.json`");
+        assert!(
+            committed == generated,
+            "sdks/vectors.json is stale: run `cargo run -p harness -- vectors > sdks/vectors.json`"
+        );
     }
 }

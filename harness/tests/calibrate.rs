@@ -8,22 +8,56 @@ use common::{fails_with, harness, scratch};
 fn calibration_reports_a_cell_per_design_sdk_and_level() {
     let dir = scratch("calibrate");
     let out = harness()
-        .args(["calibrate", "--rounds", "2", "--repeat", "3", "--messages", "20000", "--slowdowns", "2,5", "--design", "lockstep,paired,processes", "--results-dir"])
+        .args([
+            "calibrate",
+            "--rounds",
+            "2",
+            "--repeat",
+            "3",
+            "--messages",
+            "20000",
+            "--slowdowns",
+            "2,5",
+            "--design",
+            "lockstep,paired,processes",
+            "--results-dir",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
     let cells = json["cells"].as_array().unwrap();
-    let keys: Vec<String> = cells.iter().map(|c| format!("{} {} {}", c["design"].as_str().unwrap(), c["metric"].as_str().unwrap(), c["injected_pct"])).collect();
+    let keys: Vec<String> = cells
+        .iter()
+        .map(|c| format!("{} {} {}", c["design"].as_str().unwrap(), c["metric"].as_str().unwrap(), c["injected_pct"]))
+        .collect();
     // Processes judges the same runs by wall and by CPU time.
-    let expected = ["lockstep wall 0.0", "lockstep wall 2.0", "lockstep wall 5.0", "paired wall 0.0", "paired wall 2.0", "paired wall 5.0", "processes wall 0.0", "processes wall 2.0", "processes wall 5.0", "processes cpu 0.0", "processes cpu 2.0", "processes cpu 5.0"];
+    let expected = [
+        "lockstep wall 0.0",
+        "lockstep wall 2.0",
+        "lockstep wall 5.0",
+        "paired wall 0.0",
+        "paired wall 2.0",
+        "paired wall 5.0",
+        "processes wall 0.0",
+        "processes wall 2.0",
+        "processes wall 5.0",
+        "processes cpu 0.0",
+        "processes cpu 2.0",
+        "processes cpu 5.0",
+    ];
     assert_eq!(keys, expected);
     for c in cells {
         // Paired and lock-step, every slowed level's processes (sets) carry an A/A twin: 2 rounds
         // x 2 levels trials.
         let paired_aa = c["design"] != "processes" && c["injected_pct"] == 0.0;
-        assert_eq!((c["sdk"].as_str(), c["rounds"].as_u64()), (Some("rust"), Some(if paired_aa { 4 } else { 2 })), "{c}");
+        assert_eq!(
+            (c["sdk"].as_str(), c["rounds"].as_u64()),
+            (Some("rust"), Some(if paired_aa { 4 } else { 2 })),
+            "{c}"
+        );
         // There, the copy is judged by the whole rule; the twin's own test is counted apart.
         assert_eq!(c["twin_alarms"].is_u64(), paired_aa, "{c}");
         for key in ["detected", "expected_change_pct", "observed_change_pct"] {
@@ -38,19 +72,35 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
     // expected change divides by, so a k% copy's expected change by wall time is near
     // -k/(100+k) (here -4.76% at 5%; loose bounds, the runs are tiny).
     for design in ["lockstep", "paired", "processes"] {
-        let level = |pct: f64| cells.iter().find(|c| c["design"] == design && c["metric"] == "wall" && c["injected_pct"] == pct).unwrap();
+        let level = |pct: f64| {
+            cells.iter().find(|c| c["design"] == design && c["metric"] == "wall" && c["injected_pct"] == pct).unwrap()
+        };
         let ns = |pct: f64| level(pct)["inject_ns"].as_f64().unwrap();
         assert!((ns(5.0) / ns(2.0) - 2.5).abs() < 0.02, "{design}: {} and {} ns/msg", ns(2.0), ns(5.0));
         let expected = level(5.0)["expected_change_pct"].as_f64().unwrap();
         assert!((-10.0..-2.5).contains(&expected), "{design}: expected change {expected}% at 5%");
     }
     let command = json["command"].as_str().unwrap();
-    assert!(command.contains("calibrate --design lockstep,paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"), "{command}");
+    assert!(
+        command
+            .contains("calibrate --design lockstep,paired,processes --sdk rust --rounds 2 --slowdowns 2,5 --repeat 3"),
+        "{command}"
+    );
     let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
-    assert!(md.contains("| lockstep | rust | 0% |") && md.contains("| paired | rust | 0% | 0 | 4 |") && md.contains("(twin's own test: ") && md.contains("| processes | rust | 5% |") && md.contains("| processes (cpu) | rust | 5% |"), "{md}");
+    assert!(
+        md.contains("| lockstep | rust | 0% |")
+            && md.contains("| paired | rust | 0% | 0 | 4 |")
+            && md.contains("(twin's own test: ")
+            && md.contains("| processes | rust | 5% |")
+            && md.contains("| processes (cpu) | rust | 5% |"),
+        "{md}"
+    );
     // A smaller calibration does not replace it unasked.
     let report = dir.join("calibration.json");
-    fails_with(&["calibrate", "--rounds", "1", "--results-dir", dir.to_str().unwrap()], &format!("{} is a complete report with 2 rounds (this run: 1)", report.display()));
+    fails_with(
+        &["calibrate", "--rounds", "1", "--results-dir", dir.to_str().unwrap()],
+        &format!("{} is a complete report with 2 rounds (this run: 1)", report.display()),
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -58,23 +58,42 @@ fn the_settings_table_lists_every_variable() {
     let out = harness().args(["settings", "--env-names"]).output().unwrap();
     let names = String::from_utf8(out.stdout).unwrap();
     let names: Vec<&str> = names.lines().collect();
-    for var in ["MODE", "SDK", "MSG_ID", "REPEAT", "BITS", "PACK", "BATCH", "MESSAGES", "WARMUP", "TIMEOUT", "COUNTS", "NAME", "RESULTS_DIR", "FORMAT", "SERVER", "INJECT_NS", "SEND_PATH", "PARTITIONS"] {
+    for var in [
+        "MODE",
+        "SDK",
+        "MSG_ID",
+        "REPEAT",
+        "BITS",
+        "PACK",
+        "BATCH",
+        "MESSAGES",
+        "WARMUP",
+        "TIMEOUT",
+        "COUNTS",
+        "NAME",
+        "RESULTS_DIR",
+        "FORMAT",
+        "SERVER",
+        "INJECT_NS",
+        "SEND_PATH",
+        "PARTITIONS",
+    ] {
         assert!(names.contains(&var), "{var} missing from {names:?}");
     }
     let table = String::from_utf8(harness().arg("settings").output().unwrap().stdout).unwrap();
-    assert!(table.starts_with("| setting | flag | suite key | default | meaning |") && table.contains("| `TIMEOUT` | `--timeout` | `timeout` | 300 |"), "{table}");
+    assert!(
+        table.starts_with("| setting | flag | suite key | default | meaning |")
+            && table.contains("| `TIMEOUT` | `--timeout` | `timeout` | 300 |"),
+        "{table}"
+    );
     let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
     assert!(readme.contains(&table), "README.md's settings table is `harness settings`; paste it again:\n{table}");
 }
 
 /// Starts `harness sink` on a free port and returns it with its address.
 fn sink_process(extra: &[&str]) -> (std::process::Child, String) {
-    let mut child = harness()
-        .args(["sink", "--listen", "127.0.0.1:0"])
-        .args(extra)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        harness().args(["sink", "--listen", "127.0.0.1:0"]).args(extra).stderr(Stdio::piped()).spawn().unwrap();
     let mut first = String::new();
     BufReader::new(child.stderr.as_mut().unwrap()).read_line(&mut first).unwrap();
     let addr = first.split_whitespace().find(|w| w.starts_with("127.0.0.1:")).expect("listening line").to_owned();
@@ -114,16 +133,32 @@ fn a_sink_killed_mid_run_fails_the_producer() {
 fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--repeat", "1", "--timeout", "1", "--msg-id", "uuid", "--messages", "100000000", "--name", "timeout"])
+        .args([
+            "run",
+            "--repeat",
+            "1",
+            "--timeout",
+            "1",
+            "--msg-id",
+            "uuid",
+            "--messages",
+            "100000000",
+            "--name",
+            "timeout",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let md = std::fs::read_to_string(dir.join("timeout.md")).unwrap();
     assert!(md.contains("| rust uuid | - | - | - | - | - | - | FAILED: timed out after 1s and was killed |"), "{md}");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("timeout.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("timeout.json")).unwrap()).unwrap();
     assert_eq!(json["complete"], true, "all runs were attempted");
-    assert!(json["workloads"][0]["analysis"]["comparisons"].as_array().unwrap().is_empty(), "no throughput compared for a failed variant");
+    assert!(
+        json["workloads"][0]["analysis"]["comparisons"].as_array().unwrap().is_empty(),
+        "no throughput compared for a failed variant"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -131,12 +166,27 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
 fn a_short_run_reports_every_variant_with_verified_delivery() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--repeat", "2", "--msg-id", "uuid,fast,preset", "--messages", "20000", "--name", "short", "--counts", "false", "--paired", "0"])
+        .args([
+            "run",
+            "--repeat",
+            "2",
+            "--msg-id",
+            "uuid,fast,preset",
+            "--messages",
+            "20000",
+            "--name",
+            "short",
+            "--counts",
+            "false",
+            "--paired",
+            "0",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("short.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("short.json")).unwrap()).unwrap();
     assert_eq!((json["complete"].as_bool(), json["runs_done"].as_u64()), (Some(true), Some(15)));
     let workload = &json["workloads"][0];
     for arm in workload["arms"].as_array().unwrap() {
@@ -151,7 +201,8 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
         .iter()
         .map(|c| (c["before"].as_str().unwrap().to_owned(), c["after"].as_str().unwrap().to_owned()))
         .collect();
-    let expected = [("uuid", "fast"), ("uuid", "preset"), ("preset", "fast")].map(|(b, a)| (b.to_owned(), a.to_owned()));
+    let expected =
+        [("uuid", "fast"), ("uuid", "preset"), ("preset", "fast")].map(|(b, a)| (b.to_owned(), a.to_owned()));
     assert_eq!(pairs, expected, "each variant against uuid, then fast against preset");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
@@ -161,9 +212,26 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
 #[test]
 fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
     let dir = scratch("cli-mint");
-    let out = harness().args(["run", "--mode", "mint", "--msg-id", "uuid,fast", "--repeat", "2", "--messages", "20000", "--counts", "false"]).env("RESULTS_DIR", &dir).output().unwrap();
+    let out = harness()
+        .args([
+            "run",
+            "--mode",
+            "mint",
+            "--msg-id",
+            "uuid,fast",
+            "--repeat",
+            "2",
+            "--messages",
+            "20000",
+            "--counts",
+            "false",
+        ])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
     for ext in ["md", "json", "html"] {
         assert!(names.contains(&format!("mint-rust.{ext}")), "{names:?}");
@@ -187,7 +255,11 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
 #[test]
 fn an_a_a_control_of_one_run_reads_unknown() {
     let dir = scratch("cli-aa");
-    let out = harness().args(["run", "--msg-id", "uuid", "--repeat", "1", "--messages", "20000", "--counts", "false", "--name", "aa"]).env("RESULTS_DIR", &dir).output().unwrap();
+    let out = harness()
+        .args(["run", "--msg-id", "uuid", "--repeat", "1", "--messages", "20000", "--counts", "false", "--name", "aa"])
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let md = std::fs::read_to_string(dir.join("aa.md")).unwrap();
     let row = md.lines().find(|l| l.starts_with("| control: rust threadrng A/A |")).expect("the control row");
@@ -216,7 +288,23 @@ fn a_sink_forwards_to_its_upstream_and_still_verifies() {
     let (mut upstream, up_addr) = sink_process(&[]);
     let dir = std::env::temp_dir().join(format!("mintbench-cli-upstream-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--design", "lockstep", "--upstream", &up_addr, "--repeat", "1", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "up"])
+        .args([
+            "run",
+            "--design",
+            "lockstep",
+            "--upstream",
+            &up_addr,
+            "--repeat",
+            "1",
+            "--msg-id",
+            "uuid,fast",
+            "--messages",
+            "20000",
+            "--counts",
+            "false",
+            "--name",
+            "up",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
@@ -234,7 +322,10 @@ fn an_upstream_that_is_down_or_not_iggy_is_refused_before_anything_runs() {
     let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead_addr = dead.local_addr().unwrap().to_string();
     drop(dead);
-    fails_with(&["run", "--upstream", &dead_addr, "--results-dir", dir.to_str().unwrap()], &format!("UPSTREAM={dead_addr} is not an Iggy server that answers a PING: cannot connect"));
+    fails_with(
+        &["run", "--upstream", &dead_addr, "--results-dir", dir.to_str().unwrap()],
+        &format!("UPSTREAM={dead_addr} is not an Iggy server that answers a PING: cannot connect"),
+    );
     fails_with(&["sink", "--upstream", "nowhere"], "--upstream nowhere is not a host:port");
     // A server that answers with something else than Iggy frames.
     let http = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -243,7 +334,10 @@ fn an_upstream_that_is_down_or_not_iggy_is_refused_before_anything_runs() {
         let (mut conn, _) = http.accept().unwrap();
         let _ = std::io::Write::write_all(&mut conn, &[b'x'; 300]);
     });
-    fails_with(&["sink", "--upstream", &http_addr], &format!("--upstream {http_addr} is not an Iggy server that answers a PING: "));
+    fails_with(
+        &["sink", "--upstream", &http_addr],
+        &format!("--upstream {http_addr} is not an Iggy server that answers a PING: "),
+    );
     server.join().unwrap();
     assert!(!dir.exists(), "nothing written");
 }
@@ -252,20 +346,60 @@ fn an_upstream_that_is_down_or_not_iggy_is_refused_before_anything_runs() {
 fn precision_and_budget_decide_when_the_rounds_stop() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-precision-{}", std::process::id()));
     let out = harness()
-        .args(["run", "--design", "lockstep", "--repeat", "3", "--precision", "0.0001%", "--budget", "3s", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "adaptive"])
+        .args([
+            "run",
+            "--design",
+            "lockstep",
+            "--repeat",
+            "3",
+            "--precision",
+            "0.0001%",
+            "--budget",
+            "3s",
+            "--msg-id",
+            "uuid,fast",
+            "--messages",
+            "20000",
+            "--counts",
+            "false",
+            "--name",
+            "adaptive",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("adaptive.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("adaptive.json")).unwrap()).unwrap();
     let stopped = json["workloads"][0]["stopped"].as_str().unwrap();
-    assert!(stopped.starts_with("BUDGET=3s ran out after ") && stopped.contains("before PRECISION=0.0001% was met"), "{stopped}");
+    assert!(
+        stopped.starts_with("BUDGET=3s ran out after ") && stopped.contains("before PRECISION=0.0001% was met"),
+        "{stopped}"
+    );
     let rounds = json["workloads"][0]["arms"][0]["runs"].as_array().unwrap().len();
     assert!(rounds > 4, "rounds went on past REPEAT=3: {rounds} runs");
     assert_eq!(json["complete"], true);
     // A loose precision is met soon after REPEAT rounds.
     let out = harness()
-        .args(["run", "--design", "lockstep", "--repeat", "3", "--precision", "50", "--msg-id", "uuid,fast", "--messages", "20000", "--counts", "false", "--name", "loose", "--format", "md"])
+        .args([
+            "run",
+            "--design",
+            "lockstep",
+            "--repeat",
+            "3",
+            "--precision",
+            "50",
+            "--msg-id",
+            "uuid,fast",
+            "--messages",
+            "20000",
+            "--counts",
+            "false",
+            "--name",
+            "loose",
+            "--format",
+            "md",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
@@ -281,5 +415,8 @@ fn bad_design_settings_are_one_error_line() {
     fails_with(&["run", "--precision", "0"], "PRECISION=0 is out of range: it must be above 0 and at most 50 (%)");
     fails_with(&["run", "--precision", "60%"], "PRECISION=60% is out of range");
     fails_with(&["run", "--budget", "soon"], "--budget soon is not a duration such as 90s or 10m");
-    fails_with(&["run", "--design", "lockstep", "--msg-id", "fast"], "DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm");
+    fails_with(
+        &["run", "--design", "lockstep", "--msg-id", "fast"],
+        "DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm",
+    );
 }

@@ -38,20 +38,43 @@ fn installable() -> bool {
 #[test]
 fn the_html_report_renders_its_charts_and_tables() {
     if !Path::new(CHROMIUM).exists() {
-        assert!(!installable(), "{CHROMIUM} is missing but installable: run scripts/setup.sh (it installs Debian's chromium)");
+        assert!(
+            !installable(),
+            "{CHROMIUM} is missing but installable: run scripts/setup.sh (it installs Debian's chromium)"
+        );
         eprintln!("SKIPPED: {CHROMIUM} is missing and this machine cannot install it (no apt-get, or not root)");
         return;
     }
     let dir = scratch("html");
     let out = harness()
-        .args(["run", "--repeat", "2", "--messages", "20000", "--msg-id", "uuid,fast", "--name", "page", "--format", "html", "--counts", "false", "--paired", "0"])
+        .args([
+            "run",
+            "--repeat",
+            "2",
+            "--messages",
+            "20000",
+            "--msg-id",
+            "uuid,fast",
+            "--name",
+            "page",
+            "--format",
+            "html",
+            "--counts",
+            "false",
+            "--paired",
+            "0",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let page = dir.join("page.html");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(stdout.trim_end().lines().last(), Some(format!("wrote {}", page.display()).as_str()), "the paths written come last: {stdout}");
+    assert_eq!(
+        stdout.trim_end().lines().last(),
+        Some(format!("wrote {}", page.display()).as_str()),
+        "the paths written come last: {stdout}"
+    );
     assert!(!dir.join("page.md").exists() && !dir.join("page.json").exists(), "only the formats asked for");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"), "nothing fetched");
@@ -81,7 +104,8 @@ fn the_html_report_renders_its_charts_and_tables() {
     assert!(dom.contains("<p class=\"status complete\">Complete: 12 of 12 runs.</p>"), "{dom}");
 
     let shot = dir.join("page.png");
-    let run = chromium(&dir.join("profile-shot")).arg(format!("--screenshot={}", shot.display())).arg(&url).output().unwrap();
+    let run =
+        chromium(&dir.join("profile-shot")).arg(format!("--screenshot={}", shot.display())).arg(&url).output().unwrap();
     assert!(run.status.success(), "chromium --screenshot: {}", String::from_utf8_lossy(&run.stderr));
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000, "a screenshot of {} bytes", png.len());

@@ -154,8 +154,11 @@ fn graph(with_tests: bool) -> BTreeMap<Module, BTreeSet<Module>> {
     files
         .iter()
         .map(|(path, module)| {
-            let children: BTreeSet<String> =
-                known.iter().filter(|k| k.len() == module.len() + 1 && k.starts_with(module)).map(|k| k.last().unwrap().clone()).collect();
+            let children: BTreeSet<String> = known
+                .iter()
+                .filter(|k| k.len() == module.len() + 1 && k.starts_with(module))
+                .map(|k| k.last().unwrap().clone())
+                .collect();
             let code = std::fs::read_to_string(path).unwrap();
             let code = if with_tests { code.as_str() } else { code.split("#[cfg(test)]").next().unwrap_or("") };
             (module.clone(), references(code, module, &children, &known))
@@ -189,8 +192,15 @@ fn no_runner_module_imports_one_that_imports_it_back() {
     let graph = graph(true);
     let runner: Vec<&Module> = graph.keys().filter(|m| m.first().is_some_and(|f| f == "runner")).collect();
     assert!(runner.len() > 10, "the runner's modules are found: {runner:?}");
-    let edge = |from: &str, to: &str| graph[&from.split("::").map(str::to_owned).collect::<Module>()].contains(&to.split("::").map(str::to_owned).collect::<Module>());
-    assert!(edge("runner::run", "runner::lab") && edge("runner::report::html", "runner::report::state") && edge("runner::report", "runner::report::html"));
+    let edge = |from: &str, to: &str| {
+        graph[&from.split("::").map(str::to_owned).collect::<Module>()]
+            .contains(&to.split("::").map(str::to_owned).collect::<Module>())
+    };
+    assert!(
+        edge("runner::run", "runner::lab")
+            && edge("runner::report::html", "runner::report::state")
+            && edge("runner::report", "runner::report::html")
+    );
     for module in runner {
         if let Some(cycle) = cycle_through(&graph, module) {
             panic!("import circle: {}", shown(&cycle));
@@ -221,7 +231,13 @@ fn declared_bottom_up(parent: &[&str], file: &Path) {
         let Some(mine) = rank(module) else { continue };
         for used in uses {
             if let Some(theirs) = rank(used) {
-                assert!(theirs <= mine, "{} uses {}, declared after it in {}", module.join("::"), used.join("::"), file.display());
+                assert!(
+                    theirs <= mine,
+                    "{} uses {}, declared after it in {}",
+                    module.join("::"),
+                    used.join("::"),
+                    file.display()
+                );
             }
         }
     }
@@ -239,11 +255,16 @@ fn the_runner_declares_its_modules_bottom_up() {
 
 #[test]
 fn a_circle_is_found() {
-    let known: BTreeSet<Module> = [vec!["a".to_owned()], vec!["a".to_owned(), "x".to_owned()], vec!["a".to_owned(), "y".to_owned()]].into();
+    let known: BTreeSet<Module> =
+        [vec!["a".to_owned()], vec!["a".to_owned(), "x".to_owned()], vec!["a".to_owned(), "y".to_owned()]].into();
     let x = vec!["a".to_owned(), "x".to_owned()];
     let y = vec!["a".to_owned(), "y".to_owned()];
     let refs = |code: &str, m: &Module| references(code, m, &BTreeSet::new(), &known);
-    assert_eq!(refs("use super::{y::Thing, z};\nfn f() { crate::a::y::g() }", &x), [vec!["a".to_owned()], y.clone()].into());
-    let graph = BTreeMap::from([(x.clone(), refs("use super::y::Y;", &x)), (y.clone(), refs("use crate::a::x::X;", &y))]);
+    assert_eq!(
+        refs("use super::{y::Thing, z};\nfn f() { crate::a::y::g() }", &x),
+        [vec!["a".to_owned()], y.clone()].into()
+    );
+    let graph =
+        BTreeMap::from([(x.clone(), refs("use super::y::Y;", &x)), (y.clone(), refs("use crate::a::x::X;", &y))]);
     assert_eq!(cycle_through(&graph, &x), Some(vec![x.clone(), y, x]));
 }

@@ -46,7 +46,10 @@ fn accepted(row: &Sdk) -> Result<BTreeSet<String>, String> {
     }
     let stderr = String::from_utf8_lossy(&child.wait_with_output().map_err(|e| e.to_string())?.stderr).into_owned();
     let prefix = format!("error: MSG_ID={PROBE} is unknown; expected one of ");
-    let line = stderr.lines().find_map(|l| l.strip_prefix(&prefix)).ok_or_else(|| format!("no `{prefix}...` line in {stderr:?}"))?;
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .ok_or_else(|| format!("no `{prefix}...` line in {stderr:?}"))?;
     Ok(line.split(", ").map(str::to_owned).collect())
 }
 
@@ -59,7 +62,10 @@ fn every_rows_msg_ids_are_what_its_producer_accepts() {
             let listed: BTreeSet<String> = row.msg_ids.iter().map(|m| m.to_string()).collect();
             match accepted(row) {
                 Ok(names) if names == listed => None,
-                Ok(names) => Some(format!("{} (SEND_PATH={}): the runner lists {listed:?}, the producer accepts {names:?}", row.name, row.send_path)),
+                Ok(names) => Some(format!(
+                    "{} (SEND_PATH={}): the runner lists {listed:?}, the producer accepts {names:?}",
+                    row.name, row.send_path
+                )),
                 Err(e) => Some(format!("{} (SEND_PATH={}): {e}", row.name, row.send_path)),
             }
         })

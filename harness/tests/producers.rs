@@ -5,7 +5,8 @@ mod common;
 
 use common::{fails_with, harness, root, scratch};
 
-const SMALL: [&str; 10] = ["--msg-id", "fast", "--repeat", "1", "--messages", "5000", "--batch", "100", "--counts", "false"];
+const SMALL: [&str; 10] =
+    ["--msg-id", "fast", "--repeat", "1", "--messages", "5000", "--batch", "100", "--counts", "false"];
 
 fn rust_producer(name: &str) -> String {
     format!("{name}={} produce", env!("CARGO_BIN_EXE_harness"))
@@ -21,12 +22,23 @@ fn two_builds_of_one_producer_are_compared_with_the_first_in_lock_step() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pair.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("pair.json")).unwrap()).unwrap();
     let workload = &json["workloads"][0];
-    let labels: Vec<&str> = workload["analysis"]["arms"].as_array().unwrap().iter().map(|a| a["label"].as_str().unwrap()).collect();
+    let labels: Vec<&str> =
+        workload["analysis"]["arms"].as_array().unwrap().iter().map(|a| a["label"].as_str().unwrap()).collect();
     // Separate builds: lock-step by default, with a second process of the first build as its twin.
     assert_eq!(workload["settings"]["design"], "lockstep");
-    assert_eq!(labels, ["rust threadrng (control A)", "rust threadrng (control B)", "master fast", "master fast (A/A twin)", "branch fast"]);
+    assert_eq!(
+        labels,
+        [
+            "rust threadrng (control A)",
+            "rust threadrng (control B)",
+            "master fast",
+            "master fast (A/A twin)",
+            "branch fast"
+        ]
+    );
     for arm in workload["arms"].as_array().unwrap() {
         for run in arm["runs"].as_array().unwrap() {
             // A set's sink counts every process of the set: three builds, or the control's two.
@@ -39,10 +51,21 @@ fn two_builds_of_one_producer_are_compared_with_the_first_in_lock_step() {
         }
     }
     let comparisons = workload["analysis"]["comparisons"].as_array().unwrap();
-    let pairs: Vec<(&str, &str, &str)> = comparisons.iter().map(|c| (c["sdk"].as_str().unwrap(), c["before"].as_str().unwrap(), c["after"].as_str().unwrap())).collect();
+    let pairs: Vec<(&str, &str, &str)> = comparisons
+        .iter()
+        .map(|c| (c["sdk"].as_str().unwrap(), c["before"].as_str().unwrap(), c["after"].as_str().unwrap()))
+        .collect();
     assert_eq!(pairs, [("branch", "master fast", "fast")]);
-    assert!(comparisons[0]["paired"]["processes"] == 1 && comparisons[0]["at_one_in_flight"].is_object(), "{}", comparisons[0]);
-    assert!(json["workloads"][0]["settings"]["producers"][1]["name"] == "branch", "{}", json["workloads"][0]["settings"]);
+    assert!(
+        comparisons[0]["paired"]["processes"] == 1 && comparisons[0]["at_one_in_flight"].is_object(),
+        "{}",
+        comparisons[0]
+    );
+    assert!(
+        json["workloads"][0]["settings"]["producers"][1]["name"] == "branch",
+        "{}",
+        json["workloads"][0]["settings"]
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -50,7 +73,15 @@ fn two_builds_of_one_producer_are_compared_with_the_first_in_lock_step() {
 fn a_command_that_fails_or_prints_no_result_is_failed_with_its_error_line() {
     let dir = scratch("producers-fail");
     let out = harness()
-        .args(["run", "--producer", "bad=sh -c 'echo starting >&2; echo oops >&2; exit 3'", "--producer", "mute=sh -c 'echo hello >&2'", "--name", "fail"])
+        .args([
+            "run",
+            "--producer",
+            "bad=sh -c 'echo starting >&2; echo oops >&2; exit 3'",
+            "--producer",
+            "mute=sh -c 'echo hello >&2'",
+            "--name",
+            "fail",
+        ])
         .args(SMALL)
         .env("RESULTS_DIR", &dir)
         .output()
@@ -68,13 +99,23 @@ fn a_result_line_for_messages_the_sink_never_got_is_failed() {
     let dir = scratch("producers-liar");
     // A well-formed result line for the run asked for, and not one message sent.
     let liar = r#"liar=sh -c 'printf "{\"sdk\":\"liar\",\"msg_id\":\"%s\",\"send_path\":\"lean\",\"messages\":%s,\"warmup\":%s,\"timed_messages\":4500,\"elapsed_ns\":5000,\"msgs_per_sec\":9e8,\"injected_ns\":0}\n" "$MSG_ID" "$MESSAGES" "$WARMUP"'"#;
-    let out = harness().args(["run", "--producer", liar, "--name", "liar"]).args(SMALL).env("RESULTS_DIR", &dir).output().unwrap();
+    let out = harness()
+        .args(["run", "--producer", liar, "--name", "liar"])
+        .args(SMALL)
+        .env("RESULTS_DIR", &dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("liar.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("liar.json")).unwrap()).unwrap();
     let arm = json["workloads"][0]["arms"].as_array().unwrap().iter().find(|a| a["sdk"] == "liar").unwrap();
     for run in arm["runs"].as_array().unwrap() {
         assert_eq!(run["sink"]["messages"], 0, "{run}");
-        assert!(run["result"].is_null() && run["failed"].as_str().is_some_and(|why| why.contains("sink received 0 of 5000 messages")), "the sink's count decides, not the line: {run}");
+        assert!(
+            run["result"].is_null()
+                && run["failed"].as_str().is_some_and(|why| why.contains("sink received 0 of 5000 messages")),
+            "the sink's count decides, not the line: {run}"
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -84,11 +125,17 @@ fn bad_specs_are_refused_before_any_run() {
     fails_with(&["run", "--producer", "nameonly"], "--producer \"nameonly\" has no `=`");
     fails_with(&["run", "--producer", "x= "], "--producer x: the command is empty");
     fails_with(&["run", "--producer", "rust=sh"], "--producer rust: the name is a built-in SDK row");
-    fails_with(&["run", "--producer", "x=no-such-program-anywhere"], "--producer x: the command `no-such-program-anywhere` is not found");
+    fails_with(
+        &["run", "--producer", "x=no-such-program-anywhere"],
+        "--producer x: the command `no-such-program-anywhere` is not found",
+    );
     fails_with(&["run", "--producer", "x=sh", "--producer", "x=sh"], "--producer x: the name is given twice");
     fails_with(&["run", "--producer", "x=sh", "--mode", "mint"], "MODE=mint runs the Rust strategies only");
     // A row SDK leaves out would be dropped without a word.
-    fails_with(&["run", "--sdk", "rust", "--producer", "x=sh", "--dry-run"], "the row x (--producer or [producers]) is in no workload's SDK (SDK=rust): add x to SDK");
+    fails_with(
+        &["run", "--sdk", "rust", "--producer", "x=sh", "--dry-run"],
+        "the row x (--producer or [producers]) is in no workload's SDK (SDK=rust): add x to SDK",
+    );
 }
 
 #[test]
@@ -98,15 +145,25 @@ fn a_suite_defines_rows_in_its_producers_table() {
     std::fs::write(&suite, "repeat = 3\n\n[producers]\nold = \"sh old.sh\"\nnew = \"sh new.sh\"\n").unwrap();
     let out = harness().args(["run", "-f", suite.to_str().unwrap(), "--dry-run"]).current_dir(root()).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.lines().any(|l| l.starts_with("sdk") && l.ends_with("new,old")), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && text.lines().any(|l| l.starts_with("sdk") && l.ends_with("new,old")),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A row one workload runs may be left out of another; a row no workload runs is refused.
     let two = "[producers]\nold = \"sh old.sh\"\nnew = \"sh new.sh\"\n\n[[workload]]\nname = \"mine\"\nsdk = [\"old\", \"new\"]\n\n[[workload]]\nname = \"rust\"\nsdk = \"rust\"\n";
     std::fs::write(&suite, two).unwrap();
     let out = harness().args(["run", "-f", suite.to_str().unwrap(), "--dry-run"]).current_dir(root()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&suite, two.replace("[\"old\", \"new\"]", "\"old\"")).unwrap();
-    fails_with(&["run", "-f", suite.to_str().unwrap(), "--dry-run"], &format!("{}: the row new (--producer or [producers]) is in no workload's SDK (SDK=old,rust)", suite.display()));
+    fails_with(
+        &["run", "-f", suite.to_str().unwrap(), "--dry-run"],
+        &format!("{}: the row new (--producer or [producers]) is in no workload's SDK (SDK=old,rust)", suite.display()),
+    );
     std::fs::write(&suite, "[producers]\nold = 3\n").unwrap();
-    fails_with(&["run", "-f", suite.to_str().unwrap(), "--dry-run"], &format!("{}: [producers] old must be a command string", suite.display()));
+    fails_with(
+        &["run", "-f", suite.to_str().unwrap(), "--dry-run"],
+        &format!("{}: [producers] old must be a command string", suite.display()),
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

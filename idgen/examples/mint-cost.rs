@@ -75,11 +75,43 @@ struct AesRate {
 const ROUNDS: f64 = 10.0;
 
 const AES_RATES: &[AesRate] = &[
-    AesRate { vendor: "AuthenticAMD", family: 0x17, vaes: false, cores: "Zen to Zen 2", instruction: "AESENC xmm", cycles: 0.5, blocks: 1.0 },
+    AesRate {
+        vendor: "AuthenticAMD",
+        family: 0x17,
+        vaes: false,
+        cores: "Zen to Zen 2",
+        instruction: "AESENC xmm",
+        cycles: 0.5,
+        blocks: 1.0,
+    },
     // Zen 4's VAESENC zmm (1 cycle for 4 blocks) runs at the same rate per block.
-    AesRate { vendor: "AuthenticAMD", family: 0x19, vaes: true, cores: "Zen 3 and Zen 4", instruction: "VAESENC ymm", cycles: 0.5, blocks: 2.0 },
-    AesRate { vendor: "GenuineIntel", family: 6, vaes: false, cores: "Haswell to Cascade Lake", instruction: "AESENC xmm", cycles: 1.0, blocks: 1.0 },
-    AesRate { vendor: "GenuineIntel", family: 6, vaes: true, cores: "Ice Lake and later", instruction: "VAESENC ymm", cycles: 0.5, blocks: 2.0 },
+    AesRate {
+        vendor: "AuthenticAMD",
+        family: 0x19,
+        vaes: true,
+        cores: "Zen 3 and Zen 4",
+        instruction: "VAESENC ymm",
+        cycles: 0.5,
+        blocks: 2.0,
+    },
+    AesRate {
+        vendor: "GenuineIntel",
+        family: 6,
+        vaes: false,
+        cores: "Haswell to Cascade Lake",
+        instruction: "AESENC xmm",
+        cycles: 1.0,
+        blocks: 1.0,
+    },
+    AesRate {
+        vendor: "GenuineIntel",
+        family: 6,
+        vaes: true,
+        cores: "Ice Lake and later",
+        instruction: "VAESENC ymm",
+        cycles: 0.5,
+        blocks: 2.0,
+    },
 ];
 
 /// The AES-128 keystream floor on this CPU: the table's rate for its cores, in cycles and, at
@@ -280,7 +312,9 @@ enum Cmd {
 fn main() -> ExitCode {
     let outcome = match Cmd::parse() {
         Cmd::Run { name, n } => run(&name, n),
-        Cmd::Record { counts, n, runs, command, out, doc } => record(&counts, n, runs, &command, &out).and_then(|json| write_docs(&json, &out, &doc)),
+        Cmd::Record { counts, n, runs, command, out, doc } => {
+            record(&counts, n, runs, &command, &out).and_then(|json| write_docs(&json, &out, &doc))
+        }
         Cmd::Docs { out, doc } => read_json(&out.with_extension("json")).and_then(|json| write_docs(&json, &out, &doc)),
         Cmd::List => {
             SOURCES.iter().for_each(|s| println!("{}", s.0));
@@ -307,7 +341,11 @@ fn run(name: &str, n: u64) -> Result<(), String> {
         unsafe { std::env::set_var("IDGEN_WIPEONFORK", "off") };
     }
     let acc = dispatch(name, Count(n)).ok_or_else(|| unknown(name))?;
-    println!("{name} n={n} xor={acc:032x} fork model {:?} aes in hardware {}", idgen::fork_model(), aes::hardware_accelerated());
+    println!(
+        "{name} n={n} xor={acc:032x} fork model {:?} aes in hardware {}",
+        idgen::fork_model(),
+        aes::hardware_accelerated()
+    );
     Ok(())
 }
 
@@ -323,7 +361,10 @@ fn spread(mut values: Vec<f64>) -> Value {
 fn timed_run(name: &str, threads: usize) -> Result<f64, String> {
     let samples: Vec<Vec<f64>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| dispatch(name, Time))).collect();
-        handles.into_iter().map(|h| h.join().expect("timing thread").ok_or_else(|| unknown(name))).collect::<Result<_, _>>()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("timing thread").ok_or_else(|| unknown(name)))
+            .collect::<Result<_, _>>()
     })?;
     let mut all: Vec<f64> = samples.into_iter().flatten().collect();
     all.sort_by(f64::total_cmp);
@@ -361,7 +402,8 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
         for threads in [1, 2] {
             let per_run = (0..runs).map(|_| timed_run(name, threads)).collect::<Result<Vec<_>, _>>()?;
             medians.insert((name, threads), per_run.clone());
-            by_threads.push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
+            by_threads
+                .push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
         }
         let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, "baseline")?) / counted;
         let calls = (getrandom_calls(counts, name)? - getrandom_calls(counts, "baseline")?) / counted * 1000.0;
@@ -389,13 +431,33 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
     let targets = vec![
         target("mint() <= 18 Ir/ID", num("fast", "ir_per_id"), num("fast", "ir_per_id") <= 18.0),
         target("fill() <= 10 Ir/ID", num("fill", "ir_per_id"), num("fill", "ir_per_id") <= 10.0),
-        target("fill() within 1.5x of the AES-128 keystream floor (ns/ID, 1 thread)", num("fill", "x_aes_floor"), num("fill", "x_aes_floor") <= 1.5),
+        target(
+            "fill() within 1.5x of the AES-128 keystream floor (ns/ID, 1 thread)",
+            num("fill", "x_aes_floor"),
+            num("fill", "x_aes_floor") <= 1.5,
+        ),
         target("mint() <= 2.0 ns/ID median at 1 thread", median("fast"), median("fast") <= 2.0),
-        target("mint() per-thread ns/ID at 2 threads within 10% of 1 thread", num("fast", "two_thread_ratio"), num("fast", "two_thread_ratio") <= 1.10),
+        target(
+            "mint() per-thread ns/ID at 2 threads within 10% of 1 thread",
+            num("fast", "two_thread_ratio"),
+            num("fast", "two_thread_ratio") <= 1.10,
+        ),
         target("fill <= 0.5 ns/ID for a 1000-ID batch", median("fill"), median("fill") <= 0.5),
-        target("mint() >= 4x faster than rand::random::<u128>() (same runs, median)", vs_rand["median"].as_f64().unwrap_or(0.0), vs_rand["median"].as_f64().unwrap_or(0.0) >= 4.0),
-        target("mint() >= 150x faster than Uuid::new_v4() (same runs, median)", vs_uuid["median"].as_f64().unwrap_or(0.0), vs_uuid["median"].as_f64().unwrap_or(0.0) >= 150.0),
-        target("mint() <= 0.01 getrandom per 1000 IDs", num("fast", "getrandom_per_1000"), num("fast", "getrandom_per_1000") <= 0.01),
+        target(
+            "mint() >= 4x faster than rand::random::<u128>() (same runs, median)",
+            vs_rand["median"].as_f64().unwrap_or(0.0),
+            vs_rand["median"].as_f64().unwrap_or(0.0) >= 4.0,
+        ),
+        target(
+            "mint() >= 150x faster than Uuid::new_v4() (same runs, median)",
+            vs_uuid["median"].as_f64().unwrap_or(0.0),
+            vs_uuid["median"].as_f64().unwrap_or(0.0) >= 150.0,
+        ),
+        target(
+            "mint() <= 0.01 getrandom per 1000 IDs",
+            num("fast", "getrandom_per_1000"),
+            num("fast", "getrandom_per_1000") <= 0.01,
+        ),
         target(
             "wipe-on-fork adds <= 2 Ir/ID over the atfork fallback",
             num("fast", "ir_per_id") - num("fast-atfork", "ir_per_id"),
@@ -422,7 +484,8 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
         "targets": targets,
     });
     let json_path = out.with_extension("json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&json).expect("json") + "\n").map_err(|e| format!("{}: {e}", json_path.display()))?;
+    std::fs::write(&json_path, serde_json::to_string_pretty(&json).expect("json") + "\n")
+        .map_err(|e| format!("{}: {e}", json_path.display()))?;
     let md_path = out.with_extension("md");
     std::fs::write(&md_path, markdown(&json)).map_err(|e| format!("{}: {e}", md_path.display()))?;
     eprintln!("mint-cost: wrote {} and {}", json_path.display(), md_path.display());
@@ -501,7 +564,12 @@ fn markdown(json: &Value) -> String {
         String::new(),
         format!("- Command: `{}`", s("command")),
         format!("- Date: {}", s("date")),
-        format!("- CPU: {} ({} cores seen, shared with other work); AES in hardware: {}", s("cpu"), s("cores"), json["aes_hardware"]),
+        format!(
+            "- CPU: {} ({} cores seen, shared with other work); AES in hardware: {}",
+            s("cpu"),
+            s("cores"),
+            json["aes_hardware"]
+        ),
         format!("- Fork model: {}", s("fork_model")),
         format!("- Toolchain: {}; {}", s("toolchain"), s("valgrind")),
         format!("- Timing: {}", s("timing")),
@@ -562,7 +630,11 @@ fn write_docs(json: &Value, out: &Path, docs: &[PathBuf]) -> Result<(), String> 
 }
 
 fn sh(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program).args(args).output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned()).unwrap_or_default()
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
 }
 
 /// The first CPU's value of a /proc/cpuinfo field.

@@ -167,7 +167,10 @@ fn run(dir: &Path, shape: &Shape, record: Option<&Path>) -> anyhow::Result<()> {
     for pid in children {
         let mut status = 0;
         // SAFETY: waiting on our own child.
-        if unsafe { libc::waitpid(pid, &mut status, 0) } != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        if unsafe { libc::waitpid(pid, &mut status, 0) } != pid
+            || !libc::WIFEXITED(status)
+            || libc::WEXITSTATUS(status) != 0
+        {
             bail!("child {pid} failed (status {status})");
         }
     }
@@ -223,12 +226,15 @@ fn check(dir: &Path) -> anyhow::Result<Checked> {
         bytes.clear();
         for w in &writers {
             let path = w.join(format!("shard-{s:02x}"));
-            File::open(&path).and_then(|mut f| f.read_to_end(&mut bytes)).with_context(|| format!("cannot read {}", path.display()))?;
+            File::open(&path)
+                .and_then(|mut f| f.read_to_end(&mut bytes))
+                .with_context(|| format!("cannot read {}", path.display()))?;
         }
         if bytes.len() % 16 != 0 {
             bail!("shard {s:02x} holds {} bytes, not whole 16-byte IDs", bytes.len());
         }
-        let mut ids: Vec<u128> = bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))).collect();
+        let mut ids: Vec<u128> =
+            bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))).collect();
         ids.sort_unstable();
         out.duplicates += ids.windows(2).filter(|w| w[0] == w[1]).count() as u64;
         out.ids += ids.len() as u64;
@@ -242,7 +248,8 @@ fn write_record(base: &Path, shape: &Shape, c: &Checked, mint_s: f64, total_s: f
     let spawned = shape.spawned();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let date = command_output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
-    let machine = format!("{}; {} CPUs; {}", cpu_model(), command_output("nproc", &[]), command_output("uname", &["-sr"]));
+    let machine =
+        format!("{}; {} CPUs; {}", cpu_model(), command_output("nproc", &[]), command_output("uname", &["-sr"]));
     // The minting code is idgen's: a commit with idgen changes on top would not be what ran.
     let mut commit = command_output("git", &["rev-parse", "--short", "HEAD"]);
     if !command_output("git", &["status", "--porcelain", "--", "idgen"]).is_empty() {
@@ -279,12 +286,21 @@ fn write_record(base: &Path, shape: &Shape, c: &Checked, mint_s: f64, total_s: f
 }
 
 fn command_output(program: &str, args: &[&str]) -> String {
-    Command::new(program).args(args).output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned()).unwrap_or_default()
+    Command::new(program)
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
 }
 
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_owned()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
         .unwrap_or_else(|| "unknown CPU".into())
 }

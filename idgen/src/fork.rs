@@ -157,10 +157,8 @@ mod os {
     // SAFETY: `regions` is only touched with `lock` held (or in the single-threaded child).
     unsafe impl Sync for Registry {}
 
-    static AT_FORK: Registry = Registry {
-        lock: UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER),
-        regions: UnsafeCell::new(Vec::new()),
-    };
+    static AT_FORK: Registry =
+        Registry { lock: UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER), regions: UnsafeCell::new(Vec::new()) };
 
     impl Registry {
         fn with(&self, f: impl FnOnce(&mut Vec<(usize, usize)>)) {

@@ -157,9 +157,7 @@ fn digits(text: &str, radix: u32) -> Result<u128, Kind> {
     let mut value: Option<u128> = Some(0);
     for c in text.chars() {
         let digit = c.to_digit(radix).ok_or(Kind::Invalid)?;
-        value = value
-            .and_then(|v| v.checked_mul(u128::from(radix)))
-            .and_then(|v| v.checked_add(u128::from(digit)));
+        value = value.and_then(|v| v.checked_mul(u128::from(radix))).and_then(|v| v.checked_add(u128::from(digit)));
     }
     value.ok_or(Kind::TooLarge)
 }

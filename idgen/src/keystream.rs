@@ -3,7 +3,9 @@
 use aes::Aes128;
 use aes::cipher::consts::U16;
 use aes::cipher::typenum::Unsigned;
-use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit, ParBlocks};
+use aes::cipher::{
+    Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit, ParBlocks,
+};
 
 use crate::fork;
 

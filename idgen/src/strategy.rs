@@ -82,10 +82,7 @@ impl FromStr for Strategy {
     type Err = UnknownStrategy;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|strategy| strategy.name() == s)
-            .ok_or_else(|| UnknownStrategy(s.to_owned()))
+        Self::ALL.into_iter().find(|strategy| strategy.name() == s).ok_or_else(|| UnknownStrategy(s.to_owned()))
     }
 }
 

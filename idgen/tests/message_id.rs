@@ -13,10 +13,7 @@ fn u128_and_le_bytes_round_trip() {
         assert_eq!(id.to_le_bytes(), value.to_le_bytes());
         assert_eq!(MessageId::from_le_bytes(id.to_le_bytes()), id);
     }
-    assert_eq!(
-        MessageId::from_u128(0x0102).to_le_bytes()[..3],
-        [0x02, 0x01, 0x00]
-    );
+    assert_eq!(MessageId::from_u128(0x0102).to_le_bytes()[..3], [0x02, 0x01, 0x00]);
     assert!(MessageId::from_u128(0).is_zero());
     assert!(!MessageId::from_u128(1 << 127).is_zero());
 }
@@ -41,10 +38,7 @@ fn parses_decimal_and_hex() {
     assert_eq!(parse("000123"), Ok(123));
     assert_eq!(parse("0x7B"), Ok(123));
     assert_eq!(parse("0X7b"), Ok(123));
-    assert_eq!(
-        parse("340282366920938463463374607431768211455"),
-        Ok(u128::MAX)
-    );
+    assert_eq!(parse("340282366920938463463374607431768211455"), Ok(u128::MAX));
     assert_eq!(parse(&format!("0x0{}", "f".repeat(32))), Ok(u128::MAX));
 }
 

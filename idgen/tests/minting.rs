@@ -1,7 +1,9 @@
 //! Minting: resolve, fill, uniqueness across threads and child processes (forked, raw-cloned,
 //! threads started in a child), bit balance, UUID bits, and the seeded generators' streams.
 
-use idgen::{ChaCha8Pool, Counter, ForkModel, MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro};
+use idgen::{
+    ChaCha8Pool, Counter, ForkModel, MessageId, Mint, OsPool, Pooled, Strategy, ThreadRngUuid, UuidV4, Xoshiro,
+};
 
 #[test]
 fn resolve_mints_zero_and_keeps_the_rest() {
@@ -58,14 +60,9 @@ fn read_ids(fd: i32) -> Vec<u128> {
     use std::os::fd::FromRawFd;
     let mut bytes = Vec::new();
     // SAFETY: `fd` is the read end of a pipe this test owns; the File closes it.
-    unsafe { std::fs::File::from_raw_fd(fd) }
-        .read_to_end(&mut bytes)
-        .unwrap();
+    unsafe { std::fs::File::from_raw_fd(fd) }.read_to_end(&mut bytes).unwrap();
     assert_eq!(bytes.len() % 16, 0);
-    bytes
-        .chunks_exact(16)
-        .map(|c| u128::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 /// Forks; the child calls `child` with the pipe's write end and exits, the parent gets the
@@ -117,10 +114,7 @@ fn wait_ok(pid: libc::pid_t) {
     let mut status = 0;
     // SAFETY: waits for our own child.
     assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "child status {status}"
-    );
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child status {status}");
 }
 
 fn assert_unique(mut ids: Vec<u128>) {
@@ -136,17 +130,12 @@ fn mint_is_unique_across_threads_and_fork() {
     const CHILD: usize = 2_000_000;
     const BEFORE_FORK: usize = 1_000;
 
-    let other = std::thread::spawn(|| {
-        (0..PER_THREAD)
-            .map(|_| idgen::mint().as_u128())
-            .collect::<Vec<u128>>()
-    });
+    let other = std::thread::spawn(|| (0..PER_THREAD).map(|_| idgen::mint().as_u128()).collect::<Vec<u128>>());
     let mut ids: Vec<u128> = (0..BEFORE_FORK).map(|_| idgen::mint().as_u128()).collect();
     let (read_fd, pid) = fork_with_pipe(|fd| {
         let mut buf = [[0u8; 16]; 1000];
         for _ in 0..CHILD / buf.len() {
-            buf.iter_mut()
-                .for_each(|b| *b = idgen::mint().to_le_bytes());
+            buf.iter_mut().for_each(|b| *b = idgen::mint().to_le_bytes());
             write_all(fd, buf.as_flattened());
         }
     });
@@ -206,7 +195,15 @@ fn child_never_repeats_parent(spawn_child: fn(&mut dyn FnMut(i32)) -> (i32, libc
         let child = read_ids(read_fd);
         wait_ok(pid);
         assert_eq!(child.len(), CHILD_IDS * 7);
-        let names = ["mint()", "Pooled", "Pooled::from_seed", "ChaCha8Pool::from_seed", "Xoshiro", "Xoshiro::from_seed", "OsPool"];
+        let names = [
+            "mint()",
+            "Pooled",
+            "Pooled::from_seed",
+            "ChaCha8Pool::from_seed",
+            "Xoshiro",
+            "Xoshiro::from_seed",
+            "OsPool",
+        ];
         for ((g, child_ids), name) in gens.iter_mut().zip(child.chunks(CHILD_IDS)).zip(names) {
             let mut parent = std::collections::HashSet::new();
             mint_and_fill(&mut **g, |id| {
@@ -310,10 +307,7 @@ fn bit_counts(n: usize, mut next: impl FnMut() -> MessageId) -> [u64; 128] {
     }
     std::array::from_fn(|bit| {
         let h = &hist[bit / 8];
-        (0..256)
-            .filter(|v| v >> (bit % 8) & 1 == 1)
-            .map(|v| h[v])
-            .sum()
+        (0..256).filter(|v| v >> (bit % 8) & 1 == 1).map(|v| h[v]).sum()
     })
 }
 
@@ -337,10 +331,7 @@ fn every_strategy_balances_each_bit_within_6_sigma() {
                 assert_eq!(count, expect, "{strategy}: fixed bit {bit}");
             } else {
                 let off = (count as f64 - N as f64 / 2.0).abs();
-                assert!(
-                    off <= bound,
-                    "{strategy}: bit {bit} set {count} times of {N}"
-                );
+                assert!(off <= bound, "{strategy}: bit {bit} set {count} times of {N}");
             }
         }
     }
@@ -348,10 +339,7 @@ fn every_strategy_balances_each_bit_within_6_sigma() {
 
 #[test]
 fn uuid_strategies_carry_version_4_and_variant_bits() {
-    for id in (0..1000)
-        .map(|_| UuidV4.mint())
-        .chain((0..1000).map(|_| ThreadRngUuid.mint()))
-    {
+    for id in (0..1000).map(|_| UuidV4.mint()).chain((0..1000).map(|_| ThreadRngUuid.mint())) {
         assert_eq!(id.as_u128() & V4_MASK, V4_BITS, "{id}");
         let uuid = uuid::Uuid::from_u128(id.as_u128());
         assert_eq!(uuid.get_version(), Some(uuid::Version::Random));
@@ -408,11 +396,8 @@ fn hex16(hex: &str) -> [u8; 16] {
     std::array::from_fn(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
 }
 
-const PINNED_AES: [&str; 3] = [
-    "9392948e11ee0e906e03d5e174effe07",
-    "1155d026b5935bd02bed43a446ce9ac2",
-    "d082cfd6a1b3740aec516d1cc6419ca2",
-];
+const PINNED_AES: [&str; 3] =
+    ["9392948e11ee0e906e03d5e174effe07", "1155d026b5935bd02bed43a446ce9ac2", "d082cfd6a1b3740aec516d1cc6419ca2"];
 
 #[test]
 fn chacha8_pool_from_seed_is_the_chacha8_keystream() {
@@ -420,11 +405,7 @@ fn chacha8_pool_from_seed_is_the_chacha8_keystream() {
     let first: Vec<String> = (0..3).map(|_| pool.mint().to_string()).collect();
     assert_eq!(
         first,
-        [
-            "3312c5317b66e8d96aab126e8fb21540",
-            "cbbebcffd72e6b324fd9b29027178ff7",
-            "fd909d75bc55406f3bce895f36ad9eff",
-        ]
+        ["3312c5317b66e8d96aab126e8fb21540", "cbbebcffd72e6b324fd9b29027178ff7", "fd909d75bc55406f3bce895f36ad9eff",]
     );
     // Across two refills, against an independent implementation (rand_chacha, ppv-lite86).
     use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -444,19 +425,12 @@ fn xoshiro_from_seed_is_xoshiro256plusplus() {
     for (i, word) in seed.chunks_exact_mut(8).enumerate() {
         word.copy_from_slice(&(i as u64 + 1).to_le_bytes());
     }
-    assert_eq!(
-        Xoshiro::from_seed(seed).mint().as_u128() as u64,
-        (5 << 23) + 1
-    );
+    assert_eq!(Xoshiro::from_seed(seed).mint().as_u128() as u64, (5 << 23) + 1);
 
     let mut xoshiro = Xoshiro::from_seed(SEED);
     let first: Vec<String> = (0..3).map(|_| xoshiro.mint().to_string()).collect();
     assert_eq!(
         first,
-        [
-            "a2209f1d9c1e9d1b171513110f151311",
-            "f4601386bb253984e0d100f0a090c0b0",
-            "56ee6ac1eb074678f9bad1aa0181e716",
-        ]
+        ["a2209f1d9c1e9d1b171513110f151311", "f4601386bb253984e0d100f0a090c0b0", "56ee6ac1eb074678f9bad1aa0181e716",]
     );
 }

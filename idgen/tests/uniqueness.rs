@@ -10,7 +10,11 @@ use std::process::Command;
 fn example() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let path = exe.parent().and_then(|deps| deps.parent()).unwrap().join("examples").join("uniqueness");
-    assert!(path.exists(), "{} is missing: run the package's tests (cargo test -p idgen), which build its examples", path.display());
+    assert!(
+        path.exists(),
+        "{} is missing: run the package's tests (cargo test -p idgen), which build its examples",
+        path.display()
+    );
     path
 }
 
@@ -26,7 +30,10 @@ fn forked_cloned_and_spawned_minters_share_no_id_and_a_planted_duplicate_is_foun
     let out = uniqueness(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(stdout.trim(), format!("{} IDs from 6 writers, 0 duplicates (largest shard {} IDs)", 350_000, largest(&stdout)));
+    assert_eq!(
+        stdout.trim(),
+        format!("{} IDs from 6 writers, 0 duplicates (largest shard {} IDs)", 350_000, largest(&stdout))
+    );
 
     // Copy one ID of a raw-cloned child into the spawned worker's same shard.
     let mut id = [0u8; 16];
@@ -43,7 +50,10 @@ fn more_children_than_processes_is_one_error_line() {
     let out = uniqueness(&["run", "--dir", "unused", "--processes", "2", "--forked", "2", "--cloned", "1"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with("error: ") && stderr.contains("forked + cloned <= processes") && stderr.lines().count() == 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("forked + cloned <= processes") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
 }
 
 fn largest(line: &str) -> &str {

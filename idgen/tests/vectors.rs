@@ -20,11 +20,7 @@ fn ids_encode_to_their_le_bytes() {
     for v in ids {
         let decimal = v["decimal"].as_str().unwrap();
         let id: MessageId = decimal.parse().unwrap();
-        assert_eq!(
-            hex(&id.to_le_bytes()),
-            v["le_hex"].as_str().unwrap(),
-            "{decimal}"
-        );
+        assert_eq!(hex(&id.to_le_bytes()), v["le_hex"].as_str().unwrap(), "{decimal}");
         assert_eq!(id.as_u128().to_string(), decimal);
     }
 }

@@ -11,7 +11,9 @@ use anyhow::{Context, bail, ensure};
 use bytes::BytesMut;
 use clap::{Parser, Subcommand};
 use harness::producer::client::Client;
-use harness::wire::{HEADER_LEN, Operation, PayloadSpec, ReplyHeader, RequestHeader, SendTarget, encode_send_messages, status};
+use harness::wire::{
+    HEADER_LEN, Operation, PayloadSpec, ReplyHeader, RequestHeader, SendTarget, encode_send_messages, status,
+};
 
 /// Longest any case waits on the sink: its idle limit in the matrix (2 s) plus a margin.
 const WAIT: Duration = Duration::from_secs(8);
@@ -105,9 +107,18 @@ fn garbage(server: &str) -> anyhow::Result<String> {
 
 fn truncated(server: &str) -> anyhow::Result<String> {
     let mut frame = BytesMut::new();
-    let header = RequestHeader { size: 0, client: 1, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 1 };
+    let header = RequestHeader {
+        size: 0,
+        client: 1,
+        request_checksum: 0,
+        request: 1,
+        operation: Operation::SendMessages,
+        session: 1,
+    };
     let target = SendTarget { stream: 1, topic: 1, partition: 0 };
-    encode_send_messages(&mut frame, &header, &target, 1, 0, 10, &PayloadSpec::new(42, 1)?, || idgen::mint().to_le_bytes());
+    encode_send_messages(&mut frame, &header, &target, 1, 0, 10, &PayloadSpec::new(42, 1)?, || {
+        idgen::mint().to_le_bytes()
+    });
     let mut s = connect(server)?;
     s.write_all(&frame[..frame.len() - 10])?;
     let (statuses, after) = until_closed(&mut s)?;
@@ -123,7 +134,11 @@ fn huge(server: &str) -> anyhow::Result<String> {
     let mut s = connect(server)?;
     s.write_all(&head)?;
     let (statuses, after) = until_closed(&mut s)?;
-    ensure!(statuses == [status::COMMAND_LENGTH_ERROR], "statuses {statuses:?}, expected [{}]", status::COMMAND_LENGTH_ERROR);
+    ensure!(
+        statuses == [status::COMMAND_LENGTH_ERROR],
+        "statuses {statuses:?}, expected [{}]",
+        status::COMMAND_LENGTH_ERROR
+    );
     ensure!(after < Duration::from_secs(1), "closing took {after:?}: the sink waited for a body it must not read");
     Ok(format!("huge: status {} and closed after {after:?}", status::COMMAND_LENGTH_ERROR))
 }

@@ -67,6 +67,9 @@ mod tests {
         }
         let first_arm_first = blocks.iter().filter(|b| b[0] == 0).count();
         assert!((20..80).contains(&first_arm_first), "arm 0 leads {first_arm_first} of 200 blocks");
-        assert_ne!(BlockOrder::new(1, 4).take(10).collect::<Vec<_>>(), BlockOrder::new(2, 4).take(10).collect::<Vec<_>>());
+        assert_ne!(
+            BlockOrder::new(1, 4).take(10).collect::<Vec<_>>(),
+            BlockOrder::new(2, 4).take(10).collect::<Vec<_>>()
+        );
     }
 }

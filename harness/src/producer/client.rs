@@ -8,7 +8,8 @@ use anyhow::{Context, bail};
 use bytes::BytesMut;
 
 use crate::wire::{
-    HEADER_LEN, status, Operation, ReplyHeader, RequestHeader, encode_login_body, encode_request_header, login_reply_session, patch_size,
+    HEADER_LEN, Operation, ReplyHeader, RequestHeader, encode_login_body, encode_request_header, login_reply_session,
+    patch_size, status,
 };
 
 /// How long connect and each reply may take before the run is abandoned.
@@ -30,7 +31,8 @@ impl Client {
             .with_context(|| format!("SERVER={server} is not a host:port"))?
             .next()
             .with_context(|| format!("SERVER={server} resolves to no address"))?;
-        let stream = TcpStream::connect_timeout(&addr, IO_TIMEOUT).with_context(|| format!("cannot connect to {addr}"))?;
+        let stream =
+            TcpStream::connect_timeout(&addr, IO_TIMEOUT).with_context(|| format!("cannot connect to {addr}"))?;
         stream.set_nodelay(true)?;
         stream.set_read_timeout(Some(IO_TIMEOUT))?;
         stream.set_write_timeout(Some(IO_TIMEOUT))?;
@@ -47,7 +49,14 @@ impl Client {
     pub fn next_header(&mut self, operation: Operation) -> RequestHeader {
         let request = self.next_request;
         self.next_request += 1;
-        RequestHeader { size: 0, client: self.client_id, request_checksum: 0, request, operation, session: self.session }
+        RequestHeader {
+            size: 0,
+            client: self.client_id,
+            request_checksum: 0,
+            request,
+            operation,
+            session: self.session,
+        }
     }
 
     pub fn login(&mut self, sdk_name: &str) -> anyhow::Result<()> {
@@ -58,7 +67,8 @@ impl Client {
         encode_login_body(&mut frame, sdk_name, env!("CARGO_PKG_VERSION"), "iggy", "iggy");
         patch_size(&mut frame);
         self.request(&frame)?;
-        self.session = login_reply_session(&self.reply_body).filter(|&s| s != 0).context("login reply carries no session")?;
+        self.session =
+            login_reply_session(&self.reply_body).filter(|&s| s != 0).context("login reply carries no session")?;
         Ok(())
     }
 
@@ -80,7 +90,13 @@ impl Client {
             bail!("{} answered request {} with a frame for request {}", self.server, sent.request, reply.request);
         }
         if reply.status != 0 {
-            bail!("{} refused request {} with status {} ({})", self.server, sent.request, reply.status, status::describe(reply.status));
+            bail!(
+                "{} refused request {} with status {} ({})",
+                self.server,
+                sent.request,
+                reply.status,
+                status::describe(reply.status)
+            );
         }
         Ok(&self.reply_body)
     }
@@ -89,7 +105,10 @@ impl Client {
         let mut head = [0u8; HEADER_LEN];
         self.stream.read_exact(&mut head).map_err(|e| self.io_error(e))?;
         let reply = ReplyHeader::decode(&head);
-        let body_len = reply.body_len().filter(|&n| n <= 1 << 20).with_context(|| format!("{} sent a reply of size {}", self.server, reply.size))?;
+        let body_len = reply
+            .body_len()
+            .filter(|&n| n <= 1 << 20)
+            .with_context(|| format!("{} sent a reply of size {}", self.server, reply.size))?;
         self.reply_body.resize(body_len, 0);
         self.stream.read_exact(&mut self.reply_body).map_err(|e| self.io_error(e))?;
         Ok(reply)

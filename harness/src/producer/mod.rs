@@ -62,10 +62,14 @@ impl ProduceCommand {
     pub fn rust_plan(&self) -> anyhow::Result<Plan<IdSource>> {
         let plan = self.plan(&rust_row())?;
         if plan.paired && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
-            bail!("MSG_ID=prebuilt cannot be paired: it builds every frame before the first send; run it with PAIRED=0");
+            bail!(
+                "MSG_ID=prebuilt cannot be paired: it builds every frame before the first send; run it with PAIRED=0"
+            );
         }
         if plan.mode == Mode::Mint && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
-            bail!("MSG_ID=prebuilt needs MODE=producer: it stands for frames built before the first send, and MODE=mint builds none");
+            bail!(
+                "MSG_ID=prebuilt needs MODE=producer: it stands for frames built before the first send, and MODE=mint builds none"
+            );
         }
         Ok(plan)
     }
@@ -76,7 +80,9 @@ impl ProduceCommand {
         // preset arms mint every ID here, before the first block.
         let mut minters: Vec<Box<dyn Minter>> = plan.arms.iter().map(|a| minter(a.source, plan.messages)).collect();
         let recorder = match plan.mode {
-            Mode::Producer if plan.arms[0].source == IdSource::Prebuilt => replay(&plan, &self.args.server, &mut *minters[0])?,
+            Mode::Producer if plan.arms[0].source == IdSource::Prebuilt => {
+                replay(&plan, &self.args.server, &mut *minters[0])?
+            }
             Mode::Producer => produce(&plan, &self.args.server, &mut minters)?,
             Mode::Mint => mint_loop(&plan, &mut minters),
         };

@@ -35,7 +35,11 @@ struct ArmLaps {
 
 impl Recorder {
     pub fn new<S>(plan: &Plan<S>) -> Recorder {
-        let arm = || ArmLaps { batch_ns: Vec::with_capacity(plan.timed_blocks()), rtt_ns: Vec::with_capacity(plan.timed_blocks()), ..ArmLaps::default() };
+        let arm = || ArmLaps {
+            batch_ns: Vec::with_capacity(plan.timed_blocks()),
+            rtt_ns: Vec::with_capacity(plan.timed_blocks()),
+            ..ArmLaps::default()
+        };
         Recorder { arms: (0..plan.arms.len()).map(|_| arm()).collect(), window: None }
     }
 
@@ -107,7 +111,8 @@ impl<S> Plan<S> {
         }
         let laps = recorder.arms.into_iter().next().expect("a plan has an arm");
         let elapsed_ns = recorder.window.map_or(0, |(first, last)| ns(first, last));
-        let [rtt_p50_ns, rtt_p99_ns, rtt_p999_ns] = if self.mode == Mode::Producer { round_trips(laps.rtt_ns) } else { [None; 3] };
+        let [rtt_p50_ns, rtt_p99_ns, rtt_p999_ns] =
+            if self.mode == Mode::Producer { round_trips(laps.rtt_ns) } else { [None; 3] };
         ResultLine::One(ProducerResult {
             sdk: self.sdk.to_owned(),
             msg_id: self.arms[0].msg_id.to_owned(),
@@ -235,10 +240,16 @@ mod tests {
     fn percentiles_pick_nearest_rank() {
         let p = plan(&["--msg-id", "a", "--messages", "1001000", "--batch", "1000", "--warmup", "1000"], false);
         // Timed batch k (1..=1000) takes 1 ns to send and k µs to be acknowledged, largest first.
-        let ResultLine::One(r) = p.result(recorded(&p, |b| 1 + (1001 - b.index as u64) * 1000)) else { panic!("one arm") };
+        let ResultLine::One(r) = p.result(recorded(&p, |b| 1 + (1001 - b.index as u64) * 1000)) else {
+            panic!("one arm")
+        };
         assert_eq!((r.rtt_p50_ns, r.rtt_p99_ns, r.rtt_p999_ns), (Some(500_000), Some(990_000), Some(999_000)));
         assert_eq!((r.timed_messages, r.injected_ns), (1_000_000, 3_000));
-        assert_eq!(r.elapsed_ns, (1..=1000).map(|k| 1 + k * 1000).sum::<u64>(), "the window from the first timed start to the last ack");
+        assert_eq!(
+            r.elapsed_ns,
+            (1..=1000).map(|k| 1 + k * 1000).sum::<u64>(),
+            "the window from the first timed start to the last ack"
+        );
     }
 
     #[test]
@@ -251,9 +262,17 @@ mod tests {
         assert_eq!(r.arms[1].batch_ns, [2001, 3001]);
         assert_eq!((r.arms[1].timed_messages, r.arms[1].elapsed_ns, r.arms[1].injected_ns), (1500, 5002, 6));
         // Each batch was sent 1 ns after its start: round trips of 2000 and 3000 ns.
-        assert_eq!((r.arms[1].rtt_p50_ns, r.arms[1].rtt_p99_ns, r.arms[1].rtt_p999_ns), (Some(2000), Some(3000), Some(3000)));
+        assert_eq!(
+            (r.arms[1].rtt_p50_ns, r.arms[1].rtt_p99_ns, r.arms[1].rtt_p999_ns),
+            (Some(2000), Some(3000), Some(3000))
+        );
         let json = serde_json::to_string(&line).unwrap();
-        assert!(json.contains(r#""injected_ns":6,"rtt_p50_ns":2000,"rtt_p99_ns":3000,"rtt_p999_ns":3000,"batch_ns":[2001,3001]}"#), "{json}");
+        assert!(
+            json.contains(
+                r#""injected_ns":6,"rtt_p50_ns":2000,"rtt_p99_ns":3000,"rtt_p999_ns":3000,"batch_ns":[2001,3001]}"#
+            ),
+            "{json}"
+        );
         assert!(json.starts_with(r#"{"sdk":"test","paired":true,"seed":"18446744073709551615","send_path":"lean","messages":2500,"warmup":1000,"blocks":2,"arms":[{"msg_id":"b","timed_messages":1500,"#), "{json}");
         assert_eq!(serde_json::from_str::<ResultLine>(&json).unwrap(), line);
     }

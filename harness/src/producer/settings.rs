@@ -192,11 +192,18 @@ impl ProduceCommand {
         let send_path = match self.send_path.as_deref() {
             None => row.send_path,
             Some(p) if p == row.send_path.name() => row.send_path,
-            Some(p @ ("lean" | "faithful")) => bail!("SEND_PATH={p} is not a path of SDK {}; it has {} only", row.sdk, row.send_path.name()),
+            Some(p @ ("lean" | "faithful")) => {
+                bail!("SEND_PATH={p} is not a path of SDK {}; it has {} only", row.sdk, row.send_path.name())
+            }
             Some(p) => bail!("SEND_PATH={p} is unknown; expected lean or faithful"),
         };
         if self.inject_arm >= arms.len() {
-            bail!("INJECT_ARM={} is outside the MSG_ID list of {} arm(s); expected 0..={}", self.inject_arm, arms.len(), arms.len() - 1);
+            bail!(
+                "INJECT_ARM={} is outside the MSG_ID list of {} arm(s); expected 0..={}",
+                self.inject_arm,
+                arms.len(),
+                arms.len() - 1
+            );
         }
         let payload = PayloadSpec::new(w.bits, w.pack)?;
         if w.batch == 0 {
@@ -204,7 +211,11 @@ impl ProduceCommand {
         }
         let frame = send_messages_len(w.batch, &payload);
         if args.mode == Mode::Producer && frame > u64::from(MAX_FRAME) {
-            bail!("BATCH={} x PACK={} makes a request of {frame} bytes, above the sink's frame limit of {MAX_FRAME}: lower BATCH or PACK", w.batch, w.pack);
+            bail!(
+                "BATCH={} x PACK={} makes a request of {frame} bytes, above the sink's frame limit of {MAX_FRAME}: lower BATCH or PACK",
+                w.batch,
+                w.pack
+            );
         }
         if w.messages < u64::from(w.batch) {
             bail!("MESSAGES={} is below BATCH={}: a run needs at least one whole batch", w.messages, w.batch);
@@ -263,7 +274,8 @@ impl<S> Plan<S> {
     /// Every batch of the run in send order: block after block, the arms of each block in
     /// [`BlockOrder`]'s order for the seed (with one arm, simply one batch per block).
     pub fn schedule(&self) -> impl Iterator<Item = Batch> + use<S> {
-        let (batch, messages, arms, warmup_blocks) = (u64::from(self.batch), self.messages, self.arms.len(), self.warmup_blocks());
+        let (batch, messages, arms, warmup_blocks) =
+            (u64::from(self.batch), self.messages, self.arms.len(), self.warmup_blocks());
         BlockOrder::new(self.seed, arms).take(self.blocks()).enumerate().flat_map(move |(block, order)| {
             let count = (messages - block as u64 * batch).min(batch);
             order.into_iter().enumerate().map(move |(position, arm)| Batch {
@@ -319,38 +331,61 @@ mod tests {
     #[test]
     fn absent_settings_mean_one_arm_on_the_rows_path_without_injection() {
         let p = plan(&[]).unwrap();
-        assert_eq!((p.paired, p.seed, p.send_path, p.inject), (false, 0, SendPath::Lean, Inject { ns_per_message: 0.0, arm: 0 }));
+        assert_eq!(
+            (p.paired, p.seed, p.send_path, p.inject),
+            (false, 0, SendPath::Lean, Inject { ns_per_message: 0.0, arm: 0 })
+        );
         assert_eq!(p.arms, [PlannedArm { msg_id: "fast", source: 1 }]);
     }
 
     #[test]
     fn bad_settings_name_the_setting() {
         assert_eq!(err(&["--msg-id", "nope"]), "MSG_ID=nope is unknown; expected one of uuid, fast, preset");
-        assert_eq!(err(&["--paired", "1", "--msg-id", "fast,nope"]), "MSG_ID=nope is unknown; expected one of uuid, fast, preset");
+        assert_eq!(
+            err(&["--paired", "1", "--msg-id", "fast,nope"]),
+            "MSG_ID=nope is unknown; expected one of uuid, fast, preset"
+        );
         assert!(err(&["--msg-id", "fast,uuid"]).starts_with("MSG_ID=fast,uuid lists several arms; they need PAIRED=1"));
         assert!(err(&["--bits", "65"]).starts_with("BITS=65"));
         assert!(err(&["--bits", "0"]).starts_with("BITS=0"));
         assert!(err(&["--pack", "0"]).starts_with("PACK=0"));
         assert!(err(&["--batch", "0"]).starts_with("BATCH=0"));
         assert!(err(&["--messages", "10", "--batch", "100"]).starts_with("MESSAGES=10 is below BATCH=100"));
-        assert!(err(&["--messages", "1000", "--batch", "100", "--warmup", "1000"]).starts_with("WARMUP=1000 leaves no timed batch"));
+        assert!(
+            err(&["--messages", "1000", "--batch", "100", "--warmup", "1000"])
+                .starts_with("WARMUP=1000 leaves no timed batch")
+        );
         // 42 bits are 6 bytes a value: 1000 x (48 + 6 x 12000) bytes, past the sink's 64 MiB.
-        assert!(err(&["--pack", "12000"]).starts_with("BATCH=1000 x PACK=12000 makes a request of 72048538 bytes, above the sink's frame limit of 67108864"));
+        assert!(err(&["--pack", "12000"]).starts_with(
+            "BATCH=1000 x PACK=12000 makes a request of 72048538 bytes, above the sink's frame limit of 67108864"
+        ));
         assert!(plan(&["--pack", "11000"]).is_ok());
         assert!(plan(&["--pack", "12000", "--mode", "mint"]).is_ok(), "MODE=mint sends no frame");
     }
 
     #[test]
     fn paired_needs_two_arms_and_the_producer_mode() {
-        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("PAIRED=1 needs at least two arms; MSG_ID=fast lists one"));
-        assert!(err(&["--paired", "1", "--msg-id", "fast,uuid", "--mode", "mint"]).starts_with("PAIRED=1 times batches sent to a sink"));
+        assert!(
+            err(&["--paired", "1", "--msg-id", "fast"])
+                .starts_with("PAIRED=1 needs at least two arms; MSG_ID=fast lists one")
+        );
+        assert!(
+            err(&["--paired", "1", "--msg-id", "fast,uuid", "--mode", "mint"])
+                .starts_with("PAIRED=1 times batches sent to a sink")
+        );
         assert!(Cli::try_parse_from(["produce", "--paired", "2"]).is_err());
     }
 
     #[test]
     fn inject_arm_must_name_an_arm() {
-        assert!(err(&["--inject-arm", "1"]).starts_with("INJECT_ARM=1 is outside the MSG_ID list of 1 arm(s); expected 0..=0"));
-        assert!(err(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "2"]).starts_with("INJECT_ARM=2 is outside the MSG_ID list of 2 arm(s)"));
+        assert!(
+            err(&["--inject-arm", "1"])
+                .starts_with("INJECT_ARM=1 is outside the MSG_ID list of 1 arm(s); expected 0..=0")
+        );
+        assert!(
+            err(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "2"])
+                .starts_with("INJECT_ARM=2 is outside the MSG_ID list of 2 arm(s)")
+        );
         let p = plan(&["--paired", "1", "--msg-id", "fast,fast", "--inject-arm", "1", "--inject-ns", "50"]).unwrap();
         assert_eq!(p.inject, Inject { ns_per_message: 50.0, arm: 1 });
     }
@@ -374,8 +409,26 @@ mod tests {
 
     #[test]
     fn paired_blocks_deal_one_batch_per_arm_in_the_seeds_order() {
-        let p = plan(&["--paired", "1", "--msg-id", "fast,uuid,fast", "--seed", "42", "--messages", "2500", "--batch", "1000", "--warmup", "1"]).unwrap();
-        assert_eq!(p.arms.iter().map(|a| a.source).collect::<Vec<_>>(), [1, 0, 1], "each entry its own arm, duplicates kept");
+        let p = plan(&[
+            "--paired",
+            "1",
+            "--msg-id",
+            "fast,uuid,fast",
+            "--seed",
+            "42",
+            "--messages",
+            "2500",
+            "--batch",
+            "1000",
+            "--warmup",
+            "1",
+        ])
+        .unwrap();
+        assert_eq!(
+            p.arms.iter().map(|a| a.source).collect::<Vec<_>>(),
+            [1, 0, 1],
+            "each entry its own arm, duplicates kept"
+        );
         assert_eq!((p.blocks(), p.warmup_blocks(), p.timed_blocks(), p.warmup), (3, 1, 2, 1000));
         let batches: Vec<Batch> = p.schedule().collect();
         let orders: Vec<Vec<usize>> = batches.chunks(3).map(|block| block.iter().map(|b| b.arm).collect()).collect();

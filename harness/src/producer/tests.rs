@@ -2,8 +2,8 @@
 //! exactly once, in the seed's block order, with the injected work measured where it was asked.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::time::Duration;
 
 use super::*;
@@ -34,7 +34,11 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
         assert_eq!(arm.elapsed_ns, arm.batch_ns.iter().sum::<u64>(), "arm {i}");
         if i == 2 {
             assert!(arm.injected_ns >= 4500 * 300, "{}", arm.injected_ns);
-            assert!(arm.batch_ns.iter().all(|&ns| ns >= 500 * 300), "the spin is inside each batch's time: {:?}", arm.batch_ns);
+            assert!(
+                arm.batch_ns.iter().all(|&ns| ns >= 500 * 300),
+                "the spin is inside each batch's time: {:?}",
+                arm.batch_ns
+            );
         } else {
             assert_eq!(arm.injected_ns, 0, "arm {i}");
         }
@@ -64,7 +68,10 @@ fn the_batches_go_out_in_the_block_order_of_the_seed() {
     let plan = command(&sink, "uuid,fast,fast", true).rust_plan().unwrap();
     let log = Rc::new(RefCell::new(Vec::new()));
     let mut minters: Vec<Box<dyn Minter>> = (0..3)
-        .map(|arm| Box::new(Logged { arm, log: log.clone(), inner: minter(plan.arms[arm].source, plan.messages) }) as Box<dyn Minter>)
+        .map(|arm| {
+            Box::new(Logged { arm, log: log.clone(), inner: minter(plan.arms[arm].source, plan.messages) })
+                as Box<dyn Minter>
+        })
         .collect();
     produce(&plan, &sink.addr.to_string(), &mut minters).unwrap();
     let sent: Vec<Vec<usize>> = log.borrow().chunks(3).map(<[usize]>::to_vec).collect();
@@ -89,7 +96,9 @@ fn the_one_arm_line_reports_its_path_and_the_measured_injection() {
 #[test]
 fn the_mint_loop_injects_per_batch_too() {
     let args = ProduceArgs { mode: Mode::Mint, ..command(&sink(), "pooled", false).args };
-    let ResultLine::One(r) = ProduceCommand { inject_ns: 100.0, ..ProduceCommand::from(args) }.run().unwrap() else { panic!("one arm") };
+    let ResultLine::One(r) = ProduceCommand { inject_ns: 100.0, ..ProduceCommand::from(args) }.run().unwrap() else {
+        panic!("one arm")
+    };
     assert_eq!((r.timed_messages, r.rtt_p50_ns), (4500, None));
     assert!(r.injected_ns >= 4500 * 100, "{r:?}");
 }
@@ -106,8 +115,13 @@ fn the_rust_row_refuses_what_it_cannot_run() {
     let mut mint = command(&sink, "prebuilt", false);
     mint.args.mode = Mode::Mint;
     assert!(err(mint).starts_with("MSG_ID=prebuilt needs MODE=producer"));
-    assert!(err(ProduceCommand { send_path: Some("faithful".into()), ..command(&sink, "fast", false) }).starts_with("SEND_PATH=faithful is not a path of SDK rust; it has lean only"));
-    assert!(err(ProduceCommand { inject_arm: 1, ..command(&sink, "fast", false) }).starts_with("INJECT_ARM=1 is outside"));
+    assert!(
+        err(ProduceCommand { send_path: Some("faithful".into()), ..command(&sink, "fast", false) })
+            .starts_with("SEND_PATH=faithful is not a path of SDK rust; it has lean only")
+    );
+    assert!(
+        err(ProduceCommand { inject_arm: 1, ..command(&sink, "fast", false) }).starts_with("INJECT_ARM=1 is outside")
+    );
     assert_eq!(sink.delivery().connections, 0, "refused before connecting");
 }
 

@@ -13,7 +13,8 @@ pub fn allowed() -> &'static [usize] {
         // SAFETY: `set` is a live local of the size passed.
         let got = unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
         // SAFETY: CPU_ISSET only reads `set`, for indexes below its size.
-        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&c| got == 0 && unsafe { libc::CPU_ISSET(c, &set) }).collect();
+        let cpus: Vec<usize> =
+            (0..libc::CPU_SETSIZE as usize).filter(|&c| got == 0 && unsafe { libc::CPU_ISSET(c, &set) }).collect();
         if cpus.is_empty() { vec![0] } else { cpus }
     })
 }
@@ -121,13 +122,20 @@ mod tests {
             assert_eq!(parse(bad), Err("is not all or a list of CPUs (e.g. 0 or 0-1)".into()), "{bad:?}");
         }
         let past = allowed().last().unwrap() + 1;
-        assert!(parse(&past.to_string()).unwrap_err().starts_with(&format!("is out of range: CPU {past} is not one the runner may use")));
+        assert!(
+            parse(&past.to_string())
+                .unwrap_err()
+                .starts_with(&format!("is out of range: CPU {past} is not one the runner may use"))
+        );
     }
 
     #[test]
     fn a_process_started_after_confining_runs_on_those_cpus_only() {
         let cpus_of_a_child = || {
-            let out = std::process::Command::new("sh").args(["-c", "grep Cpus_allowed_list /proc/self/status"]).output().unwrap();
+            let out = std::process::Command::new("sh")
+                .args(["-c", "grep Cpus_allowed_list /proc/self/status"])
+                .output()
+                .unwrap();
             String::from_utf8(out.stdout).unwrap().split_whitespace().last().unwrap().to_owned()
         };
         let first = allowed()[0];

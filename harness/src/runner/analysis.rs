@@ -107,7 +107,12 @@ pub struct Analysis {
 /// asks for gets a verdict; the report's `before` column names the base each row used.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
     let find = |sdk: &str, name: &str| Arm::find_variant(arms, sdk, name);
-    let base = |sdk: &str| BASELINES.iter().find_map(|name| find(sdk, name)).or_else(|| arms.iter().position(|a| a.is_variant() && a.sdk == sdk));
+    let base = |sdk: &str| {
+        BASELINES
+            .iter()
+            .find_map(|name| find(sdk, name))
+            .or_else(|| arms.iter().position(|a| a.is_variant() && a.sdk == sdk))
+    };
     let against_base = arms
         .iter()
         .enumerate()
@@ -172,7 +177,9 @@ impl Analysis {
             .enumerate()
             .filter(|(_, a)| a.twin)
             .filter_map(|(t, twin)| Arm::find_variant(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
-            .filter_map(|(b, t)| row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() }))
+            .filter_map(|(b, t)| {
+                row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
+            })
             .collect();
         let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };
         let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, &noise)).collect();
@@ -209,9 +216,16 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_estimates(b, a);
-    let paired = by_process.as_ref().map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&b.sdk), false));
-    let blocks_sd_pct = by_process.as_ref().and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>())).map(|sd| 100.0 * sd);
-    let at_one_in_flight = block_estimates(b.turn_times(), &a.turn_times()).filter(|_| b.failure().is_none() && a.failure().is_none()).map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), None, false));
+    let paired = by_process.as_ref().map(|es| {
+        compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&b.sdk), false)
+    });
+    let blocks_sd_pct = by_process
+        .as_ref()
+        .and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>()))
+        .map(|sd| 100.0 * sd);
+    let at_one_in_flight = block_estimates(b.turn_times(), &a.turn_times())
+        .filter(|_| b.failure().is_none() && a.failure().is_none())
+        .map(|es| compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), None, false));
     let twin = arms.iter().find(|x| x.twin && x.sdk == b.sdk).filter(|_| !a.twin && !b.twin);
     let pace_r = by_process.zip(twin).and_then(|(es, twin)| pace_r(&es, twin));
     if let Some(p) = &paired {
@@ -221,9 +235,25 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
         comparison.runs_needed = p.runs_needed;
         comparison.verdict = p.verdict;
     }
-    let by_round = if paired.is_none() { round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable)) } else { None };
+    let by_round = if paired.is_none() {
+        round_log_ratios(b, a).map(|lrs| compare_paired(&lrs, noise.pct, noise.unstable))
+    } else {
+        None
+    };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow { before_arm: before, after_arm: after, sdk: a.sdk.clone(), before: if b.sdk == a.sdk { b.variant() } else { b.label() }, after: a.variant(), comparison, paired, pace_r, blocks_sd_pct, by_round, at_one_in_flight })
+    Some(ComparisonRow {
+        before_arm: before,
+        after_arm: after,
+        sdk: a.sdk.clone(),
+        before: if b.sdk == a.sdk { b.variant() } else { b.label() },
+        after: a.variant(),
+        comparison,
+        paired,
+        pace_r,
+        blocks_sd_pct,
+        by_round,
+        at_one_in_flight,
+    })
 }
 
 /// Per paired process, its order and its estimate of `after` against `before`; None unless
@@ -238,10 +268,18 @@ fn paired_estimates(before: &Arm, after: &Arm) -> Option<Vec<(usize, ProcessEsti
 
 /// Per process or set in which both ran, its order and its estimate of `after`'s block times
 /// against `before`'s.
-fn block_estimates<B: AsRef<[u64]>, A: AsRef<[u64]>>(before: impl IntoIterator<Item = (usize, B)>, after: &[(usize, A)]) -> Option<Vec<(usize, ProcessEstimate)>> {
+fn block_estimates<B: AsRef<[u64]>, A: AsRef<[u64]>>(
+    before: impl IntoIterator<Item = (usize, B)>,
+    after: &[(usize, A)],
+) -> Option<Vec<(usize, ProcessEstimate)>> {
     let estimates: Vec<(usize, ProcessEstimate)> = before
         .into_iter()
-        .filter_map(|(order, base)| after.iter().find(|(o, _)| *o == order).and_then(|(_, arm)| Some((order, process_estimate(base.as_ref(), arm.as_ref())?))))
+        .filter_map(|(order, base)| {
+            after
+                .iter()
+                .find(|(o, _)| *o == order)
+                .and_then(|(_, arm)| Some((order, process_estimate(base.as_ref(), arm.as_ref())?)))
+        })
         .collect();
     (!estimates.is_empty()).then_some(estimates)
 }
@@ -250,7 +288,10 @@ fn block_estimates<B: AsRef<[u64]>, A: AsRef<[u64]>>(before: impl IntoIterator<I
 /// in that process.
 fn pace_r(estimates: &[(usize, ProcessEstimate)], twin: &Arm) -> Option<f64> {
     let paces: Vec<(usize, f64)> = twin.batch_times().map(|(order, b)| (order, median_batch(b).ln())).collect();
-    let (lrs, paces): (Vec<f64>, Vec<f64>) = estimates.iter().filter_map(|&(order, e)| Some((e.log_ratio, paces.iter().find(|(o, _)| *o == order)?.1))).unzip();
+    let (lrs, paces): (Vec<f64>, Vec<f64>) = estimates
+        .iter()
+        .filter_map(|&(order, e)| Some((e.log_ratio, paces.iter().find(|(o, _)| *o == order)?.1)))
+        .unzip();
     correlation(&lrs, &paces)
 }
 
@@ -273,12 +314,20 @@ mod tests {
 
     #[test]
     fn variants_meet_their_baseline_and_fast_meets_preset() {
-        let names = [("rust", "threadrng", Some('A')), ("rust", "uuid", None), ("rust", "fast", None), ("rust", "preset", None), ("iggy", "sdk", None), ("iggy", "fast", None)];
+        let names = [
+            ("rust", "threadrng", Some('A')),
+            ("rust", "uuid", None),
+            ("rust", "fast", None),
+            ("rust", "preset", None),
+            ("iggy", "sdk", None),
+            ("iggy", "fast", None),
+        ];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(baseline_pairs(&arms), [(1, 2), (1, 3), (4, 5), (3, 2)]);
         // Paired with `fast` first (MSG_ID=fast,preset,uuid): its twin is also a `fast`, but it
         // meets its base arm alone, as a twin, never preset or uuid.
-        let mut arms: Vec<Arm> = ["fast", "preset", "uuid", "fast"].iter().map(|&m| Arm::new("java", m, None)).collect();
+        let mut arms: Vec<Arm> =
+            ["fast", "preset", "uuid", "fast"].iter().map(|&m| Arm::new("java", m, None)).collect();
         arms[3].twin = true;
         assert_eq!(baseline_pairs(&arms), [(2, 0), (2, 1), (1, 0)]);
         // Without uuid, the first MSG_ID listed is the base; fast is not met twice with preset.
@@ -312,7 +361,10 @@ mod tests {
         let arms = vec![paired("uuid", &paces, |p| p), paired("fast", &paces, |p| p * 4 / 5), twin];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
         // One process per arm: no blocks, no pace.
-        let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
+        let arms = vec![
+            fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]),
+            fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9]),
+        ];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].pace_r, None);
     }
 
@@ -334,7 +386,10 @@ mod tests {
         let got = row.blocks_sd_pct.expect("paired");
         assert!((got - expected).abs() < 1e-4, "{got} against {expected}");
         // One process per arm: no blocks.
-        let arms = vec![fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9])];
+        let arms = vec![
+            fixtures::arm("rust", "uuid", None, (1, 2), &[1.0, 1.1, 0.9]),
+            fixtures::arm("rust", "fast", None, (2, 2), &[2.0, 2.1, 1.9]),
+        ];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].blocks_sd_pct, None);
     }
 
@@ -359,7 +414,12 @@ mod tests {
         assert_eq!(a.comparisons[0].comparison.verdict, Verdict::Faster);
         assert_eq!(a.comparisons[1].comparison.verdict, Verdict::Noise, "inside the twin's offset");
         // Across processes the control's alarm still withholds.
-        let arms = [fixtures::arm("rust", "uuid", None, (3, 2), &[1.0, 1.1, 0.9]), fixtures::arm("rust", "fast", None, (4, 2), &[3.0, 3.1, 2.9]), arms[4].clone(), arms[5].clone()];
+        let arms = [
+            fixtures::arm("rust", "uuid", None, (3, 2), &[1.0, 1.1, 0.9]),
+            fixtures::arm("rust", "fast", None, (4, 2), &[3.0, 3.1, 2.9]),
+            arms[4].clone(),
+            arms[5].clone(),
+        ];
         assert_eq!(Analysis::of(&arms, &[(0, 1)]).comparisons[0].comparison.verdict, Verdict::Withheld);
     }
 
@@ -384,7 +444,14 @@ mod tests {
 
     #[test]
     fn later_user_rows_meet_the_first_per_msg_id() {
-        let names = [("rust", "threadrng", Some('A')), ("master", "uuid", None), ("master", "fast", None), ("branch", "uuid", None), ("branch", "fast", None), ("other", "fast", None)];
+        let names = [
+            ("rust", "threadrng", Some('A')),
+            ("master", "uuid", None),
+            ("master", "fast", None),
+            ("branch", "uuid", None),
+            ("branch", "fast", None),
+            ("other", "fast", None),
+        ];
         let arms: Vec<Arm> = names.iter().map(|&(sdk, msg_id, control)| Arm::new(sdk, msg_id, control)).collect();
         assert_eq!(user_row_pairs(&arms), [(1, 3), (2, 4), (2, 5)]);
         assert_eq!(baseline_pairs(&arms), [(1, 2), (3, 4), (1, 3), (2, 4), (2, 5)]);

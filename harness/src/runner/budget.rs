@@ -68,7 +68,13 @@ const DEFAULT_VARIANT: &str = "fast";
 impl BudgetResult {
     /// A failed budget as the reports show it: what was asked, observed, and what it means.
     pub fn failure_text(&self) -> String {
-        format!("FAILED  {}: {}\n  observed: {}\n  meaning:  {}", self.subject, self.budget, self.observed, self.meaning.as_deref().unwrap_or(""))
+        format!(
+            "FAILED  {}: {}\n  observed: {}\n  meaning:  {}",
+            self.subject,
+            self.budget,
+            self.observed,
+            self.meaning.as_deref().unwrap_or("")
+        )
     }
 }
 
@@ -106,7 +112,11 @@ impl Budgets {
         }
         for &(field, msg_id) in &named {
             if !settings.msg_ids.contains(&msg_id.to_owned()) {
-                bail!("expect.{field} = {msg_id:?} is not a MSG_ID of workload {} ({})", settings.name, settings.msg_ids.join(", "));
+                bail!(
+                    "expect.{field} = {msg_id:?} is not a MSG_ID of workload {} ({})",
+                    settings.name,
+                    settings.msg_ids.join(", ")
+                );
             }
         }
         // A variant compared with itself has no comparison to pass.
@@ -129,8 +139,13 @@ impl Budgets {
             bail!("expect.ir_per_id_below = {x} is impossible: it must be above 0");
         }
         match self.p99_9_limit()? {
-            Some(limit) if limit.is_zero() => bail!("expect.p99_9_below = {:?} is impossible: it must be above 0", self.p99_9_below.as_deref().unwrap_or_default()),
-            Some(_) if settings.mode == Mode::Mint => bail!("expect.p99_9_below needs MODE=producer: MODE=mint sends nothing, so it has no round trips"),
+            Some(limit) if limit.is_zero() => bail!(
+                "expect.p99_9_below = {:?} is impossible: it must be above 0",
+                self.p99_9_below.as_deref().unwrap_or_default()
+            ),
+            Some(_) if settings.mode == Mode::Mint => {
+                bail!("expect.p99_9_below needs MODE=producer: MODE=mint sends nothing, so it has no round trips")
+            }
             _ => {}
         }
         Ok(())
@@ -139,12 +154,21 @@ impl Budgets {
     fn p99_9_limit(&self) -> anyhow::Result<Option<Duration>> {
         self.p99_9_below
             .as_deref()
-            .map(|text| humantime::parse_duration(text).with_context(|| format!("expect.p99_9_below = {text:?} is not a duration like \"2ms\"")))
+            .map(|text| {
+                humantime::parse_duration(text)
+                    .with_context(|| format!("expect.p99_9_below = {text:?} is not a duration like \"2ms\""))
+            })
             .transpose()
     }
 
     /// Judges every budget for every SDK of the workload. `mint_costs` is results/mint-costs.json.
-    pub fn judge(&self, settings: &Settings, arms: &[Arm], analysis: &Analysis, mint_costs: &Path) -> Vec<BudgetResult> {
+    pub fn judge(
+        &self,
+        settings: &Settings,
+        arms: &[Arm],
+        analysis: &Analysis,
+        mint_costs: &Path,
+    ) -> Vec<BudgetResult> {
         let variant = self.variant();
         let find = |sdk: &str, msg_id: &str| Arm::find_variant(arms, sdk, msg_id);
         let mut checks = Vec::new();
@@ -166,7 +190,12 @@ impl Budgets {
                 checks.push(at_most_slower(&subject, tolerance, compared(&tolerance.than)));
             }
             if let Some(limit) = self.p99_9_limit().ok().flatten() {
-                checks.push(p99_9(&subject, &self.p99_9_below.clone().unwrap_or_default(), limit, arms[arm].latency().map(|l| l.p999_ns)));
+                checks.push(p99_9(
+                    &subject,
+                    &self.p99_9_below.clone().unwrap_or_default(),
+                    limit,
+                    arms[arm].latency().map(|l| l.p999_ns),
+                ));
             }
         }
         if let Some(limit) = self.ir_per_id_below {
@@ -176,7 +205,13 @@ impl Budgets {
     }
 }
 
-fn check(subject: &str, budget: String, passed: bool, observed: String, meaning: impl FnOnce() -> String) -> BudgetResult {
+fn check(
+    subject: &str,
+    budget: String,
+    passed: bool,
+    observed: String,
+    meaning: impl FnOnce() -> String,
+) -> BudgetResult {
     BudgetResult { subject: subject.into(), budget, passed, observed, meaning: (!passed).then(meaning) }
 }
 
@@ -200,7 +235,9 @@ fn runs_unit(row: &ComparisonRow) -> &'static str {
 
 /// A comparison budget without a comparison: a run failed or none was recorded.
 fn no_comparison(subject: &str, budget: String) -> BudgetResult {
-    check(subject, budget, false, "no comparison".into(), || "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line".into())
+    check(subject, budget, false, "no comparison".into(), || {
+        "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line".into()
+    })
 }
 
 const WITHHELD: &str = "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.";
@@ -210,13 +247,18 @@ fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Setti
     let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     check(subject, budget, c.verdict == Verdict::Faster, describe(&row, other), || match c.verdict {
-        Verdict::Slower => format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster."),
+        Verdict::Slower => {
+            format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster.")
+        }
         Verdict::Withheld => WITHHELD.into(),
         Verdict::Undecided => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
         _ => format!(
             "{subject} could not be told apart from {other} at REPEAT={}: the difference is within this machine's noise{}.",
             s.repeat,
-            c.runs_needed.map_or(String::new(), |n| format!("; about {n} {} would detect a difference this size", runs_unit(&row)))
+            c.runs_needed.map_or(String::new(), |n| format!(
+                "; about {n} {} would detect a difference this size",
+                runs_unit(&row)
+            ))
         ),
     })
 }
@@ -226,7 +268,10 @@ fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> 
     let Some(row) = row else { return no_comparison(subject, budget) };
     let c = &row.comparison;
     check(subject, budget, c.ratio >= min, describe(&row, other), || {
-        format!("{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.", c.ratio)
+        format!(
+            "{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.",
+            c.ratio
+        )
     })
 }
 
@@ -238,9 +283,15 @@ fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Sett
         Verdict::Slower => format!(
             "{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput{}.",
             c.change_pct,
-            if row.paired.is_some() { " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)" } else { "" }
+            if row.paired.is_some() {
+                " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)"
+            } else {
+                ""
+            }
         ),
-        Verdict::Faster => format!("{subject} is measurably faster than {other}, which should be the ceiling: suspect the measurement (warm-up, drift) before the code."),
+        Verdict::Faster => format!(
+            "{subject} is measurably faster than {other}, which should be the ceiling: suspect the measurement (warm-up, drift) before the code."
+        ),
         Verdict::Withheld => WITHHELD.into(),
         _ => format!("REPEAT={} gives no p-value: run at least 5 times (REPEAT=10).", s.repeat),
     })
@@ -254,7 +305,10 @@ fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> B
     let lowest = c.ratio_ci95.map(|(lo, _)| lo);
     check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&row, &t.than), || match lowest {
         None => "the comparison has no confidence interval: run at least 5 times (REPEAT=10).".into(),
-        Some(_) if c.ratio < floor => format!("{subject} sends {:.1}% fewer messages per second than {}, more than the {}% allowed.", -c.change_pct, t.than, t.pct),
+        Some(_) if c.ratio < floor => format!(
+            "{subject} sends {:.1}% fewer messages per second than {}, more than the {}% allowed.",
+            -c.change_pct, t.than, t.pct
+        ),
         Some(lo) => format!(
             "{subject} may send up to {:.1}% fewer messages per second than {} (the 95% CI's low end), more than the {}% allowed: the cost may be within the budget, but this run cannot show it; more runs narrow the interval.",
             100.0 * (1.0 - lo),
@@ -267,12 +321,24 @@ fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> B
 fn p99_9(subject: &str, text: &str, limit: Duration, observed_ns: Option<f64>) -> BudgetResult {
     let budget = format!("p99_9_below = {text:?}");
     let Some(ns) = observed_ns else {
-        return check(subject, budget, false, "no latency reported".into(), || "the producer reported no rtt_p999_ns, or its runs failed".into());
+        return check(subject, budget, false, "no latency reported".into(), || {
+            "the producer reported no rtt_p999_ns, or its runs failed".into()
+        });
     };
     let limit_ns = limit.as_nanos() as f64;
-    check(subject, budget, ns < limit_ns, format!("p99.9 batch round trip {:.0} us (median of the runs)", ns / 1e3), || {
-        format!("one batch in a thousand waits {:.0} us or more for its ack, above the {:.0} us budget: tail latency is worse than promised.", ns / 1e3, limit_ns / 1e3)
-    })
+    check(
+        subject,
+        budget,
+        ns < limit_ns,
+        format!("p99.9 batch round trip {:.0} us (median of the runs)", ns / 1e3),
+        || {
+            format!(
+                "one batch in a thousand waits {:.0} us or more for its ack, above the {:.0} us budget: tail latency is worse than promised.",
+                ns / 1e3,
+                limit_ns / 1e3
+            )
+        },
+    )
 }
 
 #[derive(Deserialize)]
@@ -320,23 +386,61 @@ mod tests {
     fn budgets_must_name_the_workloads_msg_ids() {
         let s = settings();
         let bad = Budgets { within_noise_of: Some("preset".into()), ..Budgets::default() };
-        assert!(bad.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"preset\" is not a MSG_ID of workload w"));
+        assert!(
+            bad.check(&s)
+                .unwrap_err()
+                .to_string()
+                .starts_with("expect.within_noise_of = \"preset\" is not a MSG_ID of workload w")
+        );
         let bad = Budgets { speedup_at_least: Some(-1.0), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("impossible"));
-        let tolerance = |than: &str, pct: f64| Budgets { at_most_slower: Some(Tolerance { than: than.into(), pct }), ..Budgets::default() };
-        assert!(tolerance("preset", 1.0).check(&s).unwrap_err().to_string().starts_with("expect.at_most_slower.than = \"preset\" is not a MSG_ID"));
-        assert!(tolerance("uuid", 100.0).check(&s).unwrap_err().to_string().contains("expect.at_most_slower.pct = 100 is impossible"));
+        let tolerance = |than: &str, pct: f64| Budgets {
+            at_most_slower: Some(Tolerance { than: than.into(), pct }),
+            ..Budgets::default()
+        };
+        assert!(
+            tolerance("preset", 1.0)
+                .check(&s)
+                .unwrap_err()
+                .to_string()
+                .starts_with("expect.at_most_slower.than = \"preset\" is not a MSG_ID")
+        );
+        assert!(
+            tolerance("uuid", 100.0)
+                .check(&s)
+                .unwrap_err()
+                .to_string()
+                .contains("expect.at_most_slower.pct = 100 is impossible")
+        );
         assert!(tolerance("uuid", 1.0).check(&s).is_ok());
         let bad = Budgets { p99_9_below: Some("soon".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("not a duration"));
-        assert!(Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() }.check(&s).is_ok());
+        assert!(
+            Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("2ms".into()), ..Budgets::default() }
+                .check(&s)
+                .is_ok()
+        );
         let own = Budgets { faster_than: Some(DEFAULT_VARIANT.into()), ..Budgets::default() };
-        assert!(own.check(&s).unwrap_err().to_string().starts_with("expect.faster_than = \"fast\" is the budget's own variant"));
+        assert!(
+            own.check(&s)
+                .unwrap_err()
+                .to_string()
+                .starts_with("expect.faster_than = \"fast\" is the budget's own variant")
+        );
         let own = Budgets { within_noise_of: Some("uuid".into()), variant: Some("uuid".into()), ..Budgets::default() };
-        assert!(own.check(&s).unwrap_err().to_string().starts_with("expect.within_noise_of = \"uuid\" is the budget's own variant"));
+        assert!(
+            own.check(&s)
+                .unwrap_err()
+                .to_string()
+                .starts_with("expect.within_noise_of = \"uuid\" is the budget's own variant")
+        );
         let bad = Budgets { p99_9_below: Some("0ms".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("expect.p99_9_below = \"0ms\" is impossible"));
-        let mint = crate::runner::settings::Layer::default().with(&crate::runner::settings::MODE, "mint", crate::runner::settings::Source::Flag).resolve(Some("w")).unwrap().0;
+        let mint = crate::runner::settings::Layer::default()
+            .with(&crate::runner::settings::MODE, "mint", crate::runner::settings::Source::Flag)
+            .resolve(Some("w"))
+            .unwrap()
+            .0;
         let latency = Budgets { p99_9_below: Some("2ms".into()), ..Budgets::default() };
         assert!(latency.check(&mint).unwrap_err().to_string().starts_with("expect.p99_9_below needs MODE=producer"));
     }
@@ -352,20 +456,49 @@ mod tests {
             arm("rust", "fast", None, (16, 1), &[100.4, 101.1, 99.3, 100.6, 99.9]),
         ];
         let analysis = Analysis::of(&arms, &baseline_pairs(&arms));
-        let expect = Budgets { faster_than: Some("uuid".into()), p99_9_below: Some("1ms".into()), speedup_at_least: Some(1.5), ..Budgets::default() };
+        let expect = Budgets {
+            faster_than: Some("uuid".into()),
+            p99_9_below: Some("1ms".into()),
+            speedup_at_least: Some(1.5),
+            ..Budgets::default()
+        };
         let checks = expect.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
         let by = |budget: &str| checks.iter().find(|c| c.budget.starts_with(budget)).unwrap();
         let tie = by("faster_than");
-        assert!(!tie.passed && tie.meaning.as_deref().unwrap().contains("could not be told apart from uuid"), "{tie:?}");
-        assert!(tie.meaning.as_deref().unwrap().contains("runs per variant would detect"), "a tie says how many runs would tell");
+        assert!(
+            !tie.passed && tie.meaning.as_deref().unwrap().contains("could not be told apart from uuid"),
+            "{tie:?}"
+        );
+        assert!(
+            tie.meaning.as_deref().unwrap().contains("runs per variant would detect"),
+            "a tie says how many runs would tell"
+        );
         assert!(!by("speedup_at_least").passed);
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.meaning.is_none() && latency.observed.contains("150 us"), "{latency:?}");
-        let tight = Budgets { p99_9_below: Some("100us".into()), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
-        assert!(!tight[0].passed && tight[0].meaning.as_deref().unwrap().contains("150 us or more for its ack, above the 100 us budget"), "{tight:?}");
+        let tight = Budgets { p99_9_below: Some("100us".into()), ..Budgets::default() }.judge(
+            &settings(),
+            &arms,
+            &analysis,
+            Path::new("/nonexistent"),
+        );
+        assert!(
+            !tight[0].passed
+                && tight[0].meaning.as_deref().unwrap().contains("150 us or more for its ack, above the 100 us budget"),
+            "{tight:?}"
+        );
         // Level within a fraction of a percent, but five runs a side leave an interval wider than 0.1%.
-        let strict = Budgets { at_most_slower: Some(Tolerance { than: "uuid".into(), pct: 0.1 }), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
-        assert!(!strict[0].passed && strict[0].meaning.as_deref().unwrap().contains("this run cannot show it"), "{strict:?}");
+        let strict =
+            Budgets { at_most_slower: Some(Tolerance { than: "uuid".into(), pct: 0.1 }), ..Budgets::default() }.judge(
+                &settings(),
+                &arms,
+                &analysis,
+                Path::new("/nonexistent"),
+            );
+        assert!(
+            !strict[0].passed && strict[0].meaning.as_deref().unwrap().contains("this run cannot show it"),
+            "{strict:?}"
+        );
     }
 
     #[test]
@@ -376,26 +509,52 @@ mod tests {
         let fast = [95_000, 95_040, 94_960, 95_020, 94_980];
         let mut twin = paired("uuid", &fast.map(|b| b * 100 / 95 + 10), |b| b);
         twin.twin = true;
-        let arms = vec![paired("uuid", &fast.map(|b| b * 100 / 95), |b| b), paired("fast", &fast, |b| b), paired("preset", &[95_030, 94_960, 95_070, 94_950, 95_010], |b| b), twin];
+        let arms = vec![
+            paired("uuid", &fast.map(|b| b * 100 / 95), |b| b),
+            paired("fast", &fast, |b| b),
+            paired("preset", &[95_030, 94_960, 95_070, 94_950, 95_010], |b| b),
+            twin,
+        ];
         let analysis = Analysis::of(&arms, &[(0, 1), (2, 1)]);
-        let expect = Budgets { faster_than: Some("uuid".into()), within_noise_of: Some("preset".into()), p99_9_below: Some("1ms".into()), ..Budgets::default() };
+        let expect = Budgets {
+            faster_than: Some("uuid".into()),
+            within_noise_of: Some("preset".into()),
+            p99_9_below: Some("1ms".into()),
+            ..Budgets::default()
+        };
         let checks = expect.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
         let by = |budget: &str| checks.iter().find(|c| c.budget.starts_with(budget)).unwrap();
         let faster = by("faster_than");
         assert!(faster.passed && faster.observed.contains("paired t over 5 processes p = "), "{faster:?}");
         assert!(!faster.observed.contains("Welch"), "{faster:?}");
         assert!(by("within_noise_of").passed, "{:?}", by("within_noise_of"));
-        let tie = Budgets { faster_than: Some("preset".into()), ..Budgets::default() }.judge(&settings(), &arms, &analysis, Path::new("/nonexistent"));
-        assert!(!tie[0].passed && tie[0].meaning.as_deref().unwrap().contains("paired processes would detect"), "{tie:?}");
+        let tie = Budgets { faster_than: Some("preset".into()), ..Budgets::default() }.judge(
+            &settings(),
+            &arms,
+            &analysis,
+            Path::new("/nonexistent"),
+        );
+        assert!(
+            !tie[0].passed && tie[0].meaning.as_deref().unwrap().contains("paired processes would detect"),
+            "{tie:?}"
+        );
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.observed.contains("150 us"), "a paired arm's own tail: {latency:?}");
         let tolerance = |variant: &str, than: &str| {
-            let b = Budgets { variant: Some(variant.into()), at_most_slower: Some(Tolerance { than: than.into(), pct: 1.0 }), ..Budgets::default() };
+            let b = Budgets {
+                variant: Some(variant.into()),
+                at_most_slower: Some(Tolerance { than: than.into(), pct: 1.0 }),
+                ..Budgets::default()
+            };
             b.judge(&settings(), &arms, &analysis, Path::new("/nonexistent")).remove(0)
         };
         assert!(tolerance("fast", "preset").passed, "level with preset, and the interval shows it");
         let uuid = tolerance("uuid", "fast");
-        assert!(!uuid.passed && uuid.meaning.as_deref().unwrap().contains("uuid sends 5.0% fewer messages per second than fast"), "{uuid:?}");
+        assert!(
+            !uuid.passed
+                && uuid.meaning.as_deref().unwrap().contains("uuid sends 5.0% fewer messages per second than fast"),
+            "{uuid:?}"
+        );
     }
 
     #[test]

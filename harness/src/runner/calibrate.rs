@@ -17,8 +17,8 @@ use statrs::statistics::Statistics;
 use super::affinity;
 use super::analysis::Analysis;
 use super::lab::Lab;
-use super::overwrite;
 use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
+use super::overwrite;
 use super::report::atomic_write;
 use super::run::run_step;
 use super::schedule::plan;
@@ -63,9 +63,19 @@ pub struct Calibrate;
 
 impl Selection for Calibrate {
     fn includes(s: &Setting) -> bool {
-        [&settings::REPEAT, &settings::BITS, &settings::PACK, &settings::BATCH, &settings::MESSAGES, &settings::WARMUP, &settings::TIMEOUT, &settings::CPUS, &settings::FORCE]
-            .iter()
-            .any(|own| own.env == s.env)
+        [
+            &settings::REPEAT,
+            &settings::BITS,
+            &settings::PACK,
+            &settings::BATCH,
+            &settings::MESSAGES,
+            &settings::WARMUP,
+            &settings::TIMEOUT,
+            &settings::CPUS,
+            &settings::FORCE,
+        ]
+        .iter()
+        .any(|own| own.env == s.env)
     }
 }
 
@@ -74,7 +84,8 @@ const DEFAULT_ROUNDS: u32 = 20;
 /// How the arms of a round are run and judged.
 /// A design named by --design.
 fn parse_design(name: &str) -> anyhow::Result<Design> {
-    Design::parse(name).ok_or_else(|| anyhow::anyhow!("--design {name} is unknown; expected lockstep, paired or processes"))
+    Design::parse(name)
+        .ok_or_else(|| anyhow::anyhow!("--design {name} is unknown; expected lockstep, paired or processes"))
 }
 
 impl CalibrateArgs {
@@ -217,7 +228,11 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     }
     let designs = args.design.iter().map(|d| parse_design(d)).collect::<anyhow::Result<Vec<_>>>()?;
     let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
-    let twice = [("--design", settings::repeated(&args.design).cloned()), ("--sdk", settings::repeated(&args.sdk).cloned()), ("--slowdowns", settings::repeated(&args.slowdowns).map(f64::to_string))];
+    let twice = [
+        ("--design", settings::repeated(&args.design).cloned()),
+        ("--sdk", settings::repeated(&args.sdk).cloned()),
+        ("--slowdowns", settings::repeated(&args.slowdowns).map(f64::to_string)),
+    ];
     if let Some((flag, dup)) = twice.into_iter().find_map(|(flag, dup)| Some((flag, dup?))) {
         bail!("{flag} lists {dup} twice");
     }
@@ -225,7 +240,13 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
     let layer = Layer::default().with(&settings::COUNTS, "false", Source::Flag).over(&args.flags.layer);
-    let resolved = |sdk: &str| layer.clone().with(&settings::SDK, sdk, Source::Flag).with(&settings::MSG_ID, base_msg_id(sdk), Source::Flag).resolve(Some(&name));
+    let resolved = |sdk: &str| {
+        layer
+            .clone()
+            .with(&settings::SDK, sdk, Source::Flag)
+            .with(&settings::MSG_ID, base_msg_id(sdk), Source::Flag)
+            .resolve(Some(&name))
+    };
     let per_sdk = sdks.iter().map(|s| resolved(s).map(|(settings, _)| settings)).collect::<anyhow::Result<Vec<_>>>()?;
     let root = sdk::repo_root();
     let out_dir = match (&args.results_dir, &args.name) {
@@ -249,7 +270,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     for (sdk, settings) in sdks.iter().zip(&per_sdk) {
         for &design in &designs {
             let base_ns = base_ns_per_msg(&mut lab, settings, sdk, design)?;
-            let levels: Vec<(f64, f64)> = std::iter::once((0.0, 0.0)).chain(args.slowdowns.iter().map(|&k| (k, inject_ns(k, base_ns)))).collect();
+            let levels: Vec<(f64, f64)> =
+                std::iter::once((0.0, 0.0)).chain(args.slowdowns.iter().map(|&k| (k, inject_ns(k, base_ns)))).collect();
             eprintln!(
                 "calibrate {sdk} {}: base {base_ns:.1} ns/msg; injecting {} ns/msg",
                 design.name(),
@@ -263,7 +285,13 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                     design.name(),
                     round_rows
                         .iter()
-                        .map(|j| format!("{}: {:+.2}% (expected {:+.2}%) {}", if j.twin { "twin".into() } else { format!("+{}%", j.injected_pct) }, j.observed_change_pct, j.expected_change_pct, j.verdict.label()))
+                        .map(|j| format!(
+                            "{}: {:+.2}% (expected {:+.2}%) {}",
+                            if j.twin { "twin".into() } else { format!("+{}%", j.injected_pct) },
+                            j.observed_change_pct,
+                            j.expected_change_pct,
+                            j.verdict.label()
+                        ))
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
@@ -275,7 +303,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             judged.extend(rows);
         }
     }
-    let toolchains = sdks.iter().map(|s| sdk::find(s).map(|s| (s.name, s.version))).collect::<anyhow::Result<Vec<_>>>()?;
+    let toolchains =
+        sdks.iter().map(|s| sdk::find(s).map(|s| (s.name, s.version))).collect::<anyhow::Result<Vec<_>>>()?;
     let settings = per_sdk.into_iter().next().expect("at least one SDK");
     let calibration = Calibration {
         command: command(args, &settings, rounds),
@@ -292,7 +321,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let md = markdown(&calibration);
     println!("{md}");
     if let Some(dir) = out_dir {
-        let (json, mdp) = (dir.join(format!("{}.json", calibration.name)), dir.join(format!("{}.md", calibration.name)));
+        let (json, mdp) =
+            (dir.join(format!("{}.json", calibration.name)), dir.join(format!("{}.md", calibration.name)));
         atomic_write(&json, &(serde_json::to_string_pretty(&calibration)? + "\n"))?;
         atomic_write(&mdp, &md)?;
         eprintln!("wrote {} and {}", json.display(), mdp.display());
@@ -316,7 +346,6 @@ fn label(design: Design, metric: Metric) -> String {
         _ => design.name().into(),
     }
 }
-
 
 /// The base arm's time per message in the statistic the design's expected change divides by, so
 /// a k% copy's INJECT_NS is k% of what its rounds will show: the median of BASE_RUNS processes
@@ -367,7 +396,14 @@ fn paired_arms(sdk: &str, ns: f64) -> Vec<Arm> {
 /// its own on REPEAT processes no other trial shares, so a round holds one per slowed level. The
 /// twin's own test is judged too, apart, for what it alone would have said.
 /// Processes: every arm on its own, with the cross-process A/A control.
-fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, levels: &[(f64, f64)], round: u32) -> anyhow::Result<Vec<Judged>> {
+fn run_round(
+    lab: &mut Lab,
+    settings: &Settings,
+    sdk: &str,
+    design: Design,
+    levels: &[(f64, f64)],
+    round: u32,
+) -> anyhow::Result<Vec<Judged>> {
     let seed = settings.seed ^ u64::from(round).wrapping_mul(0x2545_F491_4F6C_DD1D);
     match design {
         Design::Processes => {
@@ -388,7 +424,11 @@ fn run_round(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design, leve
         Design::Paired | Design::Lockstep => {
             let mut out = Vec::new();
             for (l, &(k, ns)) in levels.iter().enumerate().filter(|(_, (k, _))| *k > 0.0) {
-                let arms = run_arms(lab, &Settings { design, seed: seed ^ l as u64, ..settings.clone() }, paired_arms(sdk, ns));
+                let arms = run_arms(
+                    lab,
+                    &Settings { design, seed: seed ^ l as u64, ..settings.clone() },
+                    paired_arms(sdk, ns),
+                );
                 out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 2, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 3, design, sdk, round, k));
@@ -415,7 +455,11 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
     let spread_pct = match row {
         Some(r) => match &r.paired {
             Some(p) => 100.0 * p.t.sd,
-            None => (analysis.arms[base].summary.map_or(0.0, |s| s.stddev_pct) + analysis.arms[after].summary.map_or(0.0, |s| s.stddev_pct)) / 2.0,
+            None => {
+                (analysis.arms[base].summary.map_or(0.0, |s| s.stddev_pct)
+                    + analysis.arms[after].summary.map_or(0.0, |s| s.stddev_pct))
+                    / 2.0
+            }
         },
         None => f64::NAN,
     };
@@ -485,13 +529,18 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
     let twins: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| j.twin).collect();
     let n = judged.len().max(1) as f64;
     let mean = |f: fn(&Judged) -> f64| judged.iter().map(|j| f(j)).filter(|v| v.is_finite()).sum::<f64>() / n;
-    let detected = judged.iter().filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower }).count() as u32;
+    let detected = judged
+        .iter()
+        .filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower })
+        .count() as u32;
     let (expected, spread) = (mean(|j| j.expected_change_pct), mean(|j| j.spread_pct));
     let rate = f64::from(detected) / n;
     let repeat_for_90pct = (k > 0.0 && rate < TARGET_POWER)
         .then(|| match design {
             // Per-process log ratios: a one-sample test of their mean.
-            Design::Paired | Design::Lockstep => runs_for_mean((1.0 + expected / 100.0).ln(), spread / 100.0, TARGET_POWER),
+            Design::Paired | Design::Lockstep => {
+                runs_for_mean((1.0 + expected / 100.0).ln(), spread / 100.0, TARGET_POWER)
+            }
             Design::Processes => runs_for(expected, spread, spread, TARGET_POWER),
         })
         .flatten();
@@ -510,7 +559,10 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
         round_trip_change_pct: mean_of(judged.iter().filter_map(|j| j.round_trip_change_pct)),
         spread_pct: spread,
         repeat_for_90pct,
-        steal: Steal { steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)), steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)) },
+        steal: Steal {
+            steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)),
+            steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)),
+        },
     }
 }
 
@@ -526,21 +578,41 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
         let rate = f64::from(c.detected) / f64::from(c.rounds.max(1));
         let what = format!("{} {}", label(c.design, c.metric), c.sdk);
         let value = format!("{} of {} rounds ({:.0}%) at REPEAT={repeat}", c.detected, c.rounds, rate * 100.0);
-        let push = |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
+        let push =
+            |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
             (_, 0.0) => {
                 let min_rounds = if c.design.blocks() { 40 } else { 20 };
-                push(&mut out, format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"), at10 && c.rounds >= min_rounds && rate <= 0.05);
+                push(
+                    &mut out,
+                    format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"),
+                    at10 && c.rounds >= min_rounds && rate <= 0.05,
+                );
             }
-            (Design::Paired | Design::Lockstep, 1.0) => push(&mut out, format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
-            (Design::Paired | Design::Lockstep, 0.5) => push(&mut out, format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.5),
-            (Design::Processes, 5.0) => push(&mut out, format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"), at10 && c.rounds >= 20 && rate >= 0.9),
+            (Design::Paired | Design::Lockstep, 1.0) => push(
+                &mut out,
+                format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"),
+                at10 && c.rounds >= 20 && rate >= 0.9,
+            ),
+            (Design::Paired | Design::Lockstep, 0.5) => push(
+                &mut out,
+                format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"),
+                at10 && c.rounds >= 20 && rate >= 0.5,
+            ),
+            (Design::Processes, 5.0) => push(
+                &mut out,
+                format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"),
+                at10 && c.rounds >= 20 && rate >= 0.9,
+            ),
             _ => {}
         }
         if c.design.blocks() && [1.0, 2.0, 5.0].contains(&c.injected_pct) {
             let off = (c.observed_change_pct / c.expected_change_pct - 1.0) * 100.0;
             out.push(Target {
-                target: format!("{what}: mean observed change within +-10% of the measured expected change at {}%", c.injected_pct),
+                target: format!(
+                    "{what}: mean observed change within +-10% of the measured expected change at {}%",
+                    c.injected_pct
+                ),
                 value: format!(
                     "observed {:+.3}%, expected {:+.3}% ({off:+.1}% off){}",
                     c.observed_change_pct,
@@ -557,7 +629,11 @@ fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
 /// The command that reproduces this calibration: every resolved setting it takes, as a flag.
 fn command(args: &CalibrateArgs, settings: &Settings, rounds: u32) -> String {
     let slowdowns = args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
-    let mut c = format!("cargo run --release -p harness -- calibrate --design {} --sdk {} --rounds {rounds} --slowdowns {slowdowns}", args.design.join(","), args.sdk.join(","));
+    let mut c = format!(
+        "cargo run --release -p harness -- calibrate --design {} --sdk {} --rounds {rounds} --slowdowns {slowdowns}",
+        args.design.join(","),
+        args.sdk.join(",")
+    );
     let resolved = settings.fields();
     for s in SETTINGS.iter().filter(|s| Calibrate::includes(s)) {
         if let Some((_, value)) = resolved.iter().find(|(key, _)| *key == s.key()) {
@@ -584,9 +660,19 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(
         out,
         "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's median batch over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
-        s.repeat, s.bits, s.pack, s.batch, s.messages, s.warmup, affinity::text(s.cpus.as_deref()), c.rounds
+        s.repeat,
+        s.bits,
+        s.pack,
+        s.batch,
+        s.messages,
+        s.warmup,
+        affinity::text(s.cpus.as_deref()),
+        c.rounds
     );
-    let _ = writeln!(out, "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |");
+    let _ = writeln!(
+        out,
+        "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |"
+    );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     for cell in &c.cells {
         let detected = match (cell.injected_pct == 0.0, cell.twin_alarms) {
@@ -740,7 +826,8 @@ mod tests {
     fn round_trips_longer_than_the_base_s_are_their_share_of_the_batch() {
         // One paired process: the slowed arm's median round trip is 30 ns longer than the base's,
         // against its median batch of 1000 ns: -3%.
-        let (mut base, mut slowed) = (injected(4000, 0, Some(vec![900; 4])), injected(4000, 40, Some(vec![1000, 1000, 1000, 5000])));
+        let (mut base, mut slowed) =
+            (injected(4000, 0, Some(vec![900; 4])), injected(4000, 40, Some(vec![1000, 1000, 1000, 5000])));
         base.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(500);
         slowed.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(530);
         assert!((round_trip_change_pct(&base, &slowed).unwrap() + 3.0).abs() < 1e-12);

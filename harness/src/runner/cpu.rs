@@ -80,7 +80,11 @@ impl MachineTicks {
     fn parse(stat: &str, cpus: Option<&[usize]>) -> Option<MachineTicks> {
         let ticks = |line: &str| -> Option<MachineTicks> {
             let fields: Vec<u64> = line.split_whitespace().take(8).map(|f| f.parse().ok()).collect::<Option<_>>()?;
-            (fields.len() == 8).then(|| MachineTicks { steal: fields[7], idle: fields[3] + fields[4], total: fields.iter().sum() })
+            (fields.len() == 8).then(|| MachineTicks {
+                steal: fields[7],
+                idle: fields[3] + fields[4],
+                total: fields.iter().sum(),
+            })
         };
         let Some(cpus) = cpus else { return ticks(stat.lines().next()?.strip_prefix("cpu ")?) };
         cpus.iter().try_fold(MachineTicks { steal: 0, idle: 0, total: 0 }, |sum, cpu| {
@@ -142,7 +146,8 @@ mod tests {
     #[test]
     fn busy_child_reports_its_cpu_and_status() {
         // A shell that spins in a child of its own for about 0.3 s: the grandchild's time counts.
-        let mut child = Command::new("sh").args(["-c", "timeout 0.3 sh -c 'while :; do :; done'; exit 3"]).spawn().unwrap();
+        let mut child =
+            Command::new("sh").args(["-c", "timeout 0.3 sh -c 'while :; do :; done'; exit 3"]).spawn().unwrap();
         let ended = wait_with_cpu(&mut child, Duration::from_secs(10)).unwrap().expect("ends by itself");
         assert_eq!(ended.status.code(), Some(3));
         assert!(ended.cpu >= Duration::from_millis(100), "cpu {:?}", ended.cpu);

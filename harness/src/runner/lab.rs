@@ -51,7 +51,14 @@ impl Lab {
     /// timed around each other, its block order from `seed`; under strace, its summary written
     /// there, when `strace_to` is given. Returns one outcome per arm, checked against what the
     /// sink counted.
-    pub fn run(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64, strace_to: Option<&Path>) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+    pub fn run(
+        &mut self,
+        settings: &Settings,
+        arms: &[&Arm],
+        size: Size,
+        seed: u64,
+        strace_to: Option<&Path>,
+    ) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         if settings.design == Design::Lockstep && arms.len() > 1 && strace_to.is_none() {
             return self.run_set(settings, arms, size, seed);
         }
@@ -83,7 +90,9 @@ impl Lab {
         }
         let sink = match settings.mode {
             Mode::Mint => None,
-            Mode::Producer => match sink_settings(settings).and_then(|s| Ok(self.sink(s, PayloadSpec::new(settings.bits, settings.pack)?)?)) {
+            Mode::Producer => match sink_settings(settings)
+                .and_then(|s| Ok(self.sink(s, PayloadSpec::new(settings.bits, settings.pack)?)?))
+            {
                 Ok(sink) => Some(sink),
                 Err(e) => return failed(format!("cannot start the sink: {e:#}")),
             },
@@ -98,8 +107,14 @@ impl Lab {
             Ok((line, cpu)) => {
                 // The process's CPU time over every message it sent, warm-up and every arm included.
                 let cpu_ns_per_msg = cpu.map(|c| c.as_nanos() as f64 / (size.messages * arms.len() as u64) as f64);
-                let steal_pct = ticks.zip(cpu::MachineTicks::now_on(settings.cpus.as_deref())).and_then(|(before, after)| after.steal_pct_since(&before));
-                let mut outcomes = if arms.len() == 1 { vec![check_result_line(&line, size, msg_ids[0])] } else { check_paired_line(&line, size, &msg_ids) };
+                let steal_pct = ticks
+                    .zip(cpu::MachineTicks::now_on(settings.cpus.as_deref()))
+                    .and_then(|(before, after)| after.steal_pct_since(&before));
+                let mut outcomes = if arms.len() == 1 {
+                    vec![check_result_line(&line, size, msg_ids[0])]
+                } else {
+                    check_paired_line(&line, size, &msg_ids)
+                };
                 for o in &mut outcomes {
                     if let Outcome::Ok(m) = o {
                         m.cpu_ns_per_msg = cpu_ns_per_msg;
@@ -113,7 +128,9 @@ impl Lab {
         let problem = delivered.as_ref().and_then(|counts| counts.delivery_problem(size.messages * arms.len() as u64));
         let outcomes = match problem {
             // The run is FAILED as a whole: which arm's message was lost cannot be told apart.
-            Some(problem) if outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))) => arms.iter().map(|_| Outcome::Failed(problem.clone())).collect(),
+            Some(problem) if outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))) => {
+                arms.iter().map(|_| Outcome::Failed(problem.clone())).collect()
+            }
             _ => outcomes,
         };
         (outcomes, delivered)
@@ -124,15 +141,25 @@ impl Lab {
     /// `seed`. Each arm's record takes the sink's timed turns; a set in which any process or
     /// connection failed is FAILED as a whole, naming that arm, and its other processes end
     /// (released at once; killed if they outlive SET_GRACE).
-    fn run_set(&mut self, settings: &Settings, arms: &[&Arm], size: Size, seed: u64) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+    fn run_set(
+        &mut self,
+        settings: &Settings,
+        arms: &[&Arm],
+        size: Size,
+        seed: u64,
+    ) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
         let failed = |why: String| (arms.iter().map(|_| Outcome::Failed(why.clone())).collect(), None);
         if let Err(e) = affinity::confine(settings.cpus.as_deref()) {
             return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
         let cpus = settings.cpus.as_deref().unwrap_or(affinity::allowed());
         let (sink_cpus, producer_cpus) = affinity::split_for_set(cpus);
-        let place = move || affinity::pin_thread(&sink_cpus).with_context(|| format!("cannot run the set's sink on CPUs {sink_cpus:?}"));
-        let set = match sink_settings(settings).and_then(|s| Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?), place)) {
+        let place = move || {
+            affinity::pin_thread(&sink_cpus).with_context(|| format!("cannot run the set's sink on CPUs {sink_cpus:?}"))
+        };
+        let set = match sink_settings(settings).and_then(|s| {
+            Sink::spawn_set(arms.len(), seed, s, Some(PayloadSpec::new(settings.bits, settings.pack)?), place)
+        }) {
             Ok(set) => set,
             Err(e) => return failed(format!("cannot start the set's sink: {e:#}")),
         };
@@ -148,7 +175,12 @@ impl Lab {
                 Err(e) => return failed(format!("{}: {e:#}", arm.label())),
             };
             let mut env = settings.producer_env(size);
-            env.extend([("MSG_ID", arm.msg_id.clone()), ("PAIRED", "0".into()), ("SEED", seed.to_string()), ("SERVER", sink.addr.to_string())]);
+            env.extend([
+                ("MSG_ID", arm.msg_id.clone()),
+                ("PAIRED", "0".into()),
+                ("SEED", seed.to_string()),
+                ("SERVER", sink.addr.to_string()),
+            ]);
             env.extend([("INJECT_NS", arm.inject_ns.to_string()), ("INJECT_ARM", "0".into())]);
             if let Some(path) = send_path {
                 env.push(("SEND_PATH", path.to_owned()));
@@ -166,8 +198,11 @@ impl Lab {
             return failed(format!("cannot run on CPUS={}: {e}", affinity::text(settings.cpus.as_deref())));
         }
         let ended = wait_for_set(&mut running, &set.pacer, Duration::from_secs(settings.timeout_s));
-        let lines: Vec<_> = running.into_iter().zip(ended).map(|(r, e)| r.finish(e, Duration::from_secs(settings.timeout_s))).collect();
-        let steal_pct = ticks.zip(cpu::MachineTicks::now_on(settings.cpus.as_deref())).and_then(|(before, after)| after.steal_pct_since(&before));
+        let lines: Vec<_> =
+            running.into_iter().zip(ended).map(|(r, e)| r.finish(e, Duration::from_secs(settings.timeout_s))).collect();
+        let steal_pct = ticks
+            .zip(cpu::MachineTicks::now_on(settings.cpus.as_deref()))
+            .and_then(|(before, after)| after.steal_pct_since(&before));
         let delivered = set.sinks[0].delivery();
         let mut outcomes: Vec<(Outcome, Option<Duration>)> = arms
             .iter()
@@ -183,18 +218,24 @@ impl Lab {
             (Some(i), _) => Some((Some(i), failure(&outcomes[i].0))),
             (None, SetOutcome::Failed { arm, why }) => Some((Some(arm), why)),
             // Which arm's message was lost cannot be told apart.
-            (None, SetOutcome::Done(_)) => delivered.delivery_problem(size.messages * arms.len() as u64).map(|problem| (None, problem)),
+            (None, SetOutcome::Done(_)) => {
+                delivered.delivery_problem(size.messages * arms.len() as u64).map(|problem| (None, problem))
+            }
         };
         if let Some((culprit, why)) = culprit {
             let failed = outcomes.into_iter().enumerate().map(|(k, (o, _))| match (o, culprit) {
                 (Outcome::Failed(own), _) => Outcome::Failed(own),
-                (Outcome::Ok(_), Some(i)) if i != k => Outcome::Failed(format!("its set FAILED: {}: {why}", arms[i].label())),
+                (Outcome::Ok(_), Some(i)) if i != k => {
+                    Outcome::Failed(format!("its set FAILED: {}: {why}", arms[i].label()))
+                }
                 (Outcome::Ok(_), _) => Outcome::Failed(why.clone()),
             });
             return (failed.collect(), Some(delivered));
         }
         let SetOutcome::Done(turns) = set.pacer.outcome() else { unreachable!("a failed set returned above") };
-        for ((outcome, cpu), (turns, timed_messages)) in outcomes.iter_mut().zip(timed_turns(&turns, settings.batch, size)) {
+        for ((outcome, cpu), (turns, timed_messages)) in
+            outcomes.iter_mut().zip(timed_turns(&turns, settings.batch, size))
+        {
             if let Outcome::Ok(m) = outcome {
                 let total: u64 = turns.iter().map(|t| t.client_ns + t.service_ns).sum();
                 // The producer's own figure counts its waits for the others' turns: the
@@ -242,7 +283,9 @@ impl Lab {
 fn sink_settings(settings: &Settings) -> anyhow::Result<SinkSettings> {
     let upstream = match settings.upstream.as_deref() {
         None => None,
-        Some(text) => Some(text.to_socket_addrs()?.next().with_context(|| format!("UPSTREAM={text} resolves to no address"))?),
+        Some(text) => {
+            Some(text.to_socket_addrs()?.next().with_context(|| format!("UPSTREAM={text} resolves to no address"))?)
+        }
     };
     Ok(SinkSettings { upstream, ..SinkSettings::default() })
 }
@@ -251,7 +294,8 @@ fn sink_settings(settings: &Settings) -> anyhow::Result<SinkSettings> {
 /// time, or why the run FAILED.
 fn run_once(cmd: Command, env: &[(&str, String)], timeout: Duration) -> Result<(String, Option<Duration>), String> {
     let mut started = Started::spawn(cmd, env)?;
-    let ended = cpu::wait_with_cpu(&mut started.child, timeout).map_err(|e| format!("waiting for the producer failed: {e}"));
+    let ended =
+        cpu::wait_with_cpu(&mut started.child, timeout).map_err(|e| format!("waiting for the producer failed: {e}"));
     started.finish(ended, timeout)
 }
 
@@ -276,7 +320,11 @@ impl Started {
 
     /// Its last stdout line and CPU time once it `ended` (None: killed at `timeout`), or why the
     /// run FAILED.
-    fn finish(self, ended: Result<Option<cpu::Ended>, String>, timeout: Duration) -> Result<(String, Option<Duration>), String> {
+    fn finish(
+        self,
+        ended: Result<Option<cpu::Ended>, String>,
+        timeout: Duration,
+    ) -> Result<(String, Option<Duration>), String> {
         let stdout = self.stdout.join().unwrap_or_default();
         let stderr = self.stderr.join().unwrap_or_default();
         let Some(ended) = ended? else {
@@ -284,7 +332,11 @@ impl Started {
         };
         if !ended.status.success() {
             let why = last_line(&stderr);
-            return Err(format!("exited with {}: {}", ended.status, if why.is_empty() { "no error line" } else { why }));
+            return Err(format!(
+                "exited with {}: {}",
+                ended.status,
+                if why.is_empty() { "no error line" } else { why }
+            ));
         }
         Ok((last_line(&stdout).to_owned(), Some(ended.cpu)))
     }
@@ -333,7 +385,9 @@ fn wait_for_set(running: &mut [Started], pacer: &Pacer, timeout: Duration) -> Ve
                 let _ = r.child.kill();
                 *end = Some(match cpu::wait_with_cpu(&mut r.child, Duration::from_secs(5)) {
                     Ok(_) if timed_out => Ok(None),
-                    Ok(_) => Err(format!("was still running {} s after its set FAILED, and was killed", SET_GRACE.as_secs())),
+                    Ok(_) => {
+                        Err(format!("was still running {} s after its set FAILED, and was killed", SET_GRACE.as_secs()))
+                    }
                     Err(e) => Err(format!("waiting for the producer failed: {e}")),
                 });
             }
@@ -362,10 +416,13 @@ fn last_line(text: &str) -> &str {
 
 /// The result line, if it is the contract's JSON for the run that was asked for.
 fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
-    let (result, optional) = match (serde_json::from_str::<ProducerResult>(line), serde_json::from_str::<OptionalFields>(line)) {
-        (Ok(r), Ok(o)) => (r, o),
-        (Err(e), _) | (_, Err(e)) => return Outcome::Failed(format!("result line {line:?} is not the contract's JSON: {e}")),
-    };
+    let (result, optional) =
+        match (serde_json::from_str::<ProducerResult>(line), serde_json::from_str::<OptionalFields>(line)) {
+            (Ok(r), Ok(o)) => (r, o),
+            (Err(e), _) | (_, Err(e)) => {
+                return Outcome::Failed(format!("result line {line:?} is not the contract's JSON: {e}"));
+            }
+        };
     if result.msg_id != msg_id || result.messages != size.messages || result.warmup != size.warmup {
         return Outcome::Failed(format!(
             "result line reports MSG_ID={} MESSAGES={} WARMUP={}, but the run asked for {msg_id}, {}, {}",
@@ -375,7 +432,14 @@ fn check_result_line(line: &str, size: Size, msg_id: &str) -> Outcome {
     if !(result.msgs_per_sec.is_finite() && result.msgs_per_sec > 0.0) {
         return Outcome::Failed(format!("result line reports {} msgs/s", result.msgs_per_sec));
     }
-    Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: optional.alloc_bytes_per_msg, paired: None, service_ns: None, cpu_ns_per_msg: None, steal_pct: None }))
+    Outcome::Ok(Box::new(Measured {
+        result,
+        alloc_bytes_per_msg: optional.alloc_bytes_per_msg,
+        paired: None,
+        service_ns: None,
+        cpu_ns_per_msg: None,
+        steal_pct: None,
+    }))
 }
 
 /// A paired result line (sdks/README.md), if it answers the run asked for: one outcome per arm.
@@ -397,8 +461,16 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
             size.warmup
         ));
     }
-    if let Some(a) = r.arms.iter().find(|a| a.batch_ns.len() != r.blocks || r.blocks == 0 || !(a.msgs_per_sec.is_finite() && a.msgs_per_sec > 0.0)) {
-        return all(format!("paired result line: arm {} has {} batch times for {} timed blocks at {} msgs/s", a.msg_id, a.batch_ns.len(), r.blocks, a.msgs_per_sec));
+    if let Some(a) = r.arms.iter().find(|a| {
+        a.batch_ns.len() != r.blocks || r.blocks == 0 || !(a.msgs_per_sec.is_finite() && a.msgs_per_sec > 0.0)
+    }) {
+        return all(format!(
+            "paired result line: arm {} has {} batch times for {} timed blocks at {} msgs/s",
+            a.msg_id,
+            a.batch_ns.len(),
+            r.blocks,
+            a.msgs_per_sec
+        ));
     }
     r.arms
         .into_iter()
@@ -417,7 +489,14 @@ fn check_paired_line(line: &str, size: Size, msg_ids: &[&str]) -> Vec<Outcome> {
                 rtt_p99_ns: a.rtt_p99_ns,
                 rtt_p999_ns: a.rtt_p999_ns,
             };
-            Outcome::Ok(Box::new(Measured { result, alloc_bytes_per_msg: None, paired: Some((r.seed, a.batch_ns)), service_ns: None, cpu_ns_per_msg: None, steal_pct: None }))
+            Outcome::Ok(Box::new(Measured {
+                result,
+                alloc_bytes_per_msg: None,
+                paired: Some((r.seed, a.batch_ns)),
+                service_ns: None,
+                cpu_ns_per_msg: None,
+                steal_pct: None,
+            }))
         })
         .collect()
 }
@@ -440,7 +519,9 @@ mod tests {
     const SIZE: Size = Size { messages: 2000, warmup: 1000 };
 
     fn line(msg_id: &str, messages: u64, msgs_per_sec: f64) -> String {
-        format!(r#"{{"sdk":"x","msg_id":"{msg_id}","send_path":"lean","messages":{messages},"warmup":1000,"timed_messages":1000,"elapsed_ns":5,"msgs_per_sec":{msgs_per_sec},"injected_ns":0,"alloc_bytes_per_msg":2.5}}"#)
+        format!(
+            r#"{{"sdk":"x","msg_id":"{msg_id}","send_path":"lean","messages":{messages},"warmup":1000,"timed_messages":1000,"elapsed_ns":5,"msgs_per_sec":{msgs_per_sec},"injected_ns":0,"alloc_bytes_per_msg":2.5}}"#
+        )
     }
 
     #[test]
@@ -451,7 +532,10 @@ mod tests {
             Outcome::Failed(why) => why,
             Outcome::Ok(_) => panic!("accepted"),
         };
-        assert!(failed(check_result_line(&line("uuid", 2000, 1e6), SIZE, "fast")).contains("but the run asked for fast, 2000, 1000"));
+        assert!(
+            failed(check_result_line(&line("uuid", 2000, 1e6), SIZE, "fast"))
+                .contains("but the run asked for fast, 2000, 1000")
+        );
         assert!(failed(check_result_line(&line("fast", 2000, 0.0), SIZE, "fast")).contains("reports 0 msgs/s"));
         assert!(failed(check_result_line("hello", SIZE, "fast")).contains("is not the contract's JSON"));
         assert_eq!(last_line("a\nb \n\n"), "b");

@@ -189,8 +189,27 @@ impl fmt::Display for Warning {
 }
 
 impl RunRecord {
-    pub fn new(order: usize, round: usize, warmup: bool, outcome: Outcome, sink: Option<DeliverySnapshot>) -> RunRecord {
-        let mut record = RunRecord { order, round, warmup, result: None, alloc_bytes_per_msg: None, seed: None, batch_ns: None, service_ns: None, cpu_ns_per_msg: None, steal_pct: None, failed: None, sink };
+    pub fn new(
+        order: usize,
+        round: usize,
+        warmup: bool,
+        outcome: Outcome,
+        sink: Option<DeliverySnapshot>,
+    ) -> RunRecord {
+        let mut record = RunRecord {
+            order,
+            round,
+            warmup,
+            result: None,
+            alloc_bytes_per_msg: None,
+            seed: None,
+            batch_ns: None,
+            service_ns: None,
+            cpu_ns_per_msg: None,
+            steal_pct: None,
+            failed: None,
+            sink,
+        };
         match outcome {
             Outcome::Ok(m) => {
                 record.result = Some(m.result);
@@ -223,7 +242,16 @@ impl Arm {
     }
 
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
-        Arm { sdk: sdk.into(), msg_id: msg_id.into(), control, twin: false, metric: Metric::Wall, inject_ns: 0.0, runs: Vec::new(), syscalls: None }
+        Arm {
+            sdk: sdk.into(),
+            msg_id: msg_id.into(),
+            control,
+            twin: false,
+            metric: Metric::Wall,
+            inject_ns: 0.0,
+            runs: Vec::new(),
+            syscalls: None,
+        }
     }
 
     /// One of the two identical control arms, 'A' or 'B'.
@@ -266,20 +294,28 @@ impl Arm {
 
     /// The timed runs with their round, for pairing the runs of one round.
     pub fn by_round(&self) -> Vec<(usize, f64)> {
-        let rounds: Vec<usize> = self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).map(|r| r.round).collect();
+        let rounds: Vec<usize> =
+            self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).map(|r| r.round).collect();
         rounds.into_iter().zip(self.timed_samples().map(|(_, v)| v)).collect()
     }
 
     /// (process order, batch times) of each timed paired run.
     pub fn batch_times(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
-        self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b)))
+        self.runs
+            .iter()
+            .filter(|r| !r.warmup && r.result.is_some())
+            .filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b)))
     }
 
     /// (set order, client + service ns of each turn) of each timed lock-step run: the whole
     /// round trip at one request in flight, as the sink saw it.
     pub fn turn_times(&self) -> Vec<(usize, Vec<u64>)> {
         let timed = self.runs.iter().filter(|r| !r.warmup && r.result.is_some());
-        timed.filter_map(|r| Some((r.order, r.batch_ns.as_ref()?.iter().zip(r.service_ns.as_ref()?).map(|(c, s)| c + s).collect()))).collect()
+        timed
+            .filter_map(|r| {
+                Some((r.order, r.batch_ns.as_ref()?.iter().zip(r.service_ns.as_ref()?).map(|(c, s)| c + s).collect()))
+            })
+            .collect()
     }
 
     /// The median over timed runs of the process's CPU ns per message.
@@ -289,7 +325,8 @@ impl Arm {
 
     /// The mean over timed runs of the hypervisor's share of the run's CPUs' time.
     pub fn steal_pct(&self) -> Option<f64> {
-        Summary::of(&self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect::<Vec<_>>()).map(|s| s.mean)
+        Summary::of(&self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect::<Vec<_>>())
+            .map(|s| s.mean)
     }
 
     /// The samples of the timed runs, in run order.
@@ -308,8 +345,13 @@ impl Arm {
     }
 
     pub fn latency(&self) -> Option<Latency> {
-        let pick = |f: fn(&ProducerResult) -> Option<u64>| median(self.timed().filter_map(f).map(|v| v as f64).collect());
-        Some(Latency { p50_ns: pick(|r| r.rtt_p50_ns)?, p99_ns: pick(|r| r.rtt_p99_ns)?, p999_ns: pick(|r| r.rtt_p999_ns)? })
+        let pick =
+            |f: fn(&ProducerResult) -> Option<u64>| median(self.timed().filter_map(f).map(|v| v as f64).collect());
+        Some(Latency {
+            p50_ns: pick(|r| r.rtt_p50_ns)?,
+            p99_ns: pick(|r| r.rtt_p99_ns)?,
+            p999_ns: pick(|r| r.rtt_p999_ns)?,
+        })
     }
 
     pub fn alloc_bytes_per_msg(&self) -> Option<f64> {
@@ -332,7 +374,13 @@ pub mod fixtures {
 
     /// An arm whose timed runs measured `samples` msgs/s, in this order, as runs number `first`,
     /// `first + stride`, ... of the interleaved schedule.
-    pub fn arm(sdk: &str, msg_id: &str, control: Option<char>, (first, stride): (usize, usize), samples: &[f64]) -> Arm {
+    pub fn arm(
+        sdk: &str,
+        msg_id: &str,
+        control: Option<char>,
+        (first, stride): (usize, usize),
+        samples: &[f64],
+    ) -> Arm {
         let mut arm = Arm::new(sdk, msg_id, control);
         arm.runs = samples
             .iter()

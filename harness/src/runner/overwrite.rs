@@ -54,23 +54,41 @@ pub fn check(report: &Path, planned: &[&Settings], force: bool) -> anyhow::Resul
 }
 
 /// The same for a calibration of `rounds` rounds of `planned`'s size, over `cells` (design, SDK).
-pub fn check_calibration(report: &Path, rounds: u32, planned: &Settings, cells: &[(&str, &str)], force: bool) -> anyhow::Result<()> {
+pub fn check_calibration(
+    report: &Path,
+    rounds: u32,
+    planned: &Settings,
+    cells: &[(&str, &str)],
+    force: bool,
+) -> anyhow::Result<()> {
     refuse_if(report, force, |held: HeldCalibration| fuller_calibration(&held, rounds, planned, cells))
 }
 
-fn refuse_if<H: serde::de::DeserializeOwned>(report: &Path, force: bool, fuller: impl FnOnce(H) -> Option<String>) -> anyhow::Result<()> {
+fn refuse_if<H: serde::de::DeserializeOwned>(
+    report: &Path,
+    force: bool,
+    fuller: impl FnOnce(H) -> Option<String>,
+) -> anyhow::Result<()> {
     if force {
         return Ok(());
     }
     let Ok(text) = std::fs::read_to_string(report) else { return Ok(()) };
     let Ok(held) = serde_json::from_str::<H>(&text) else { return Ok(()) };
     if let Some(why) = fuller(held) {
-        bail!("{} is a complete report with {why}; give another NAME or RESULTS_DIR, or FORCE=true (--force) to replace it", report.display());
+        bail!(
+            "{} is a complete report with {why}; give another NAME or RESULTS_DIR, or FORCE=true (--force) to replace it",
+            report.display()
+        );
     }
     Ok(())
 }
 
-fn fuller_calibration(held: &HeldCalibration, rounds: u32, planned: &Settings, cells: &[(&str, &str)]) -> Option<String> {
+fn fuller_calibration(
+    held: &HeldCalibration,
+    rounds: u32,
+    planned: &Settings,
+    cells: &[(&str, &str)],
+) -> Option<String> {
     let s = &held.settings;
     if held.rounds > rounds {
         Some(format!("{} rounds (this run: {rounds})", held.rounds))
@@ -116,15 +134,27 @@ mod tests {
     }
 
     fn held(complete: bool, name: &str, repeat: u32, messages: u64) -> Held {
-        Held { complete, workloads: vec![HeldWorkload { name: name.into(), settings: HeldSettings { repeat, messages } }] }
+        Held {
+            complete,
+            workloads: vec![HeldWorkload { name: name.into(), settings: HeldSettings { repeat, messages } }],
+        }
     }
 
     #[test]
     fn a_complete_fuller_report_is_kept() {
         let small = planned(1, 100_000);
-        assert_eq!(fuller(&held(true, "w", 10, 100_000), &[&small]).unwrap(), "REPEAT=10 in workload w (this run: REPEAT=1)");
-        assert_eq!(fuller(&held(true, "w", 1, 1_000_000), &[&small]).unwrap(), "MESSAGES=1000000 in workload w (this run: MESSAGES=100000)");
-        assert_eq!(fuller(&held(true, "other", 1, 1), &[&small]).unwrap(), "workload other, which this run does not have");
+        assert_eq!(
+            fuller(&held(true, "w", 10, 100_000), &[&small]).unwrap(),
+            "REPEAT=10 in workload w (this run: REPEAT=1)"
+        );
+        assert_eq!(
+            fuller(&held(true, "w", 1, 1_000_000), &[&small]).unwrap(),
+            "MESSAGES=1000000 in workload w (this run: MESSAGES=100000)"
+        );
+        assert_eq!(
+            fuller(&held(true, "other", 1, 1), &[&small]).unwrap(),
+            "workload other, which this run does not have"
+        );
     }
 
     #[test]
@@ -140,15 +170,27 @@ mod tests {
         let held = HeldCalibration {
             rounds: 20,
             settings: HeldSettings { repeat: 10, messages: 1_000_000 },
-            cells: vec![HeldCell { design: "paired".into(), sdk: "rust".into() }, HeldCell { design: "processes".into(), sdk: "rust".into() }],
+            cells: vec![
+                HeldCell { design: "paired".into(), sdk: "rust".into() },
+                HeldCell { design: "processes".into(), sdk: "rust".into() },
+            ],
         };
         let run = planned(10, 1_000_000);
         let both = [("paired", "rust"), ("processes", "rust")];
         assert_eq!(fuller_calibration(&held, 1, &run, &both).unwrap(), "20 rounds (this run: 1)");
-        assert_eq!(fuller_calibration(&held, 20, &planned(3, 1_000_000), &both).unwrap(), "REPEAT=10 (this run: REPEAT=3)");
-        assert_eq!(fuller_calibration(&held, 20, &run, &[("paired", "rust")]).unwrap(), "the processes design for SDK rust, which this run does not calibrate");
+        assert_eq!(
+            fuller_calibration(&held, 20, &planned(3, 1_000_000), &both).unwrap(),
+            "REPEAT=10 (this run: REPEAT=3)"
+        );
+        assert_eq!(
+            fuller_calibration(&held, 20, &run, &[("paired", "rust")]).unwrap(),
+            "the processes design for SDK rust, which this run does not calibrate"
+        );
         assert!(fuller_calibration(&held, 20, &run, &both).is_none());
-        assert!(fuller_calibration(&held, 40, &run, &[("paired", "rust"), ("processes", "rust"), ("paired", "java")]).is_none());
+        assert!(
+            fuller_calibration(&held, 40, &run, &[("paired", "rust"), ("processes", "rust"), ("paired", "java")])
+                .is_none()
+        );
     }
 
     #[test]
@@ -156,7 +198,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mintbench-overwrite-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("w.json");
-        std::fs::write(&file, r#"{"complete":true,"workloads":[{"name":"w","settings":{"repeat":10,"messages":1000000}}]}"#).unwrap();
+        std::fs::write(
+            &file,
+            r#"{"complete":true,"workloads":[{"name":"w","settings":{"repeat":10,"messages":1000000}}]}"#,
+        )
+        .unwrap();
         let small = planned(1, 100_000);
         let err = check(&file, &[&small], false).unwrap_err().to_string();
         assert!(err.starts_with(&format!("{} is a complete report with REPEAT=10", file.display())), "{err}");

@@ -18,7 +18,8 @@ pub struct ProducerSpec {
 impl ProducerSpec {
     /// Parses `NAME=COMMAND`; `taken` are the built-in rows' names, which a user's row may not reuse.
     pub fn parse(spec: &str, taken: &[&str]) -> anyhow::Result<ProducerSpec> {
-        let (name, command) = spec.split_once('=').with_context(|| format!("--producer {spec:?} has no `=`: write NAME=COMMAND"))?;
+        let (name, command) =
+            spec.split_once('=').with_context(|| format!("--producer {spec:?} has no `=`: write NAME=COMMAND"))?;
         ProducerSpec::new(name.trim(), command, taken)
     }
 
@@ -30,7 +31,8 @@ impl ProducerSpec {
         if taken.contains(&name) {
             bail!("--producer {name}: the name is a built-in SDK row ({}); choose another", taken.join(", "));
         }
-        let argv = shlex::split(command).with_context(|| format!("--producer {name}: the command {command:?} has an unclosed quote"))?;
+        let argv = shlex::split(command)
+            .with_context(|| format!("--producer {name}: the command {command:?} has an unclosed quote"))?;
         let argv: Vec<String> = argv.into_iter().map(|w| expand_home(&w)).collect();
         let Some(program) = argv.first() else { bail!("--producer {name}: the command is empty") };
         if resolve(program).is_none() {
@@ -66,7 +68,8 @@ pub fn resolve(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
         return executable(Path::new(program)).then(|| PathBuf::from(program));
     }
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(program)).find(|p| executable(p)))
+    std::env::var_os("PATH")
+        .and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(program)).find(|p| executable(p)))
 }
 
 #[cfg(test)]
@@ -94,7 +97,10 @@ mod tests {
         assert!(err("node=sh").contains("built-in SDK row"));
         assert!(err("x=surely-not-a-program-here --flag").contains("`surely-not-a-program-here` is not found"));
         assert!(err("x=./no/such/file").contains("not found"));
-        assert!(err("x=/etc/passwd").contains("`/etc/passwd` is not found (not an executable file"), "a file without the x bit");
+        assert!(
+            err("x=/etc/passwd").contains("`/etc/passwd` is not found (not an executable file"),
+            "a file without the x bit"
+        );
         assert!(err("x=sh 'open").contains("unclosed quote"));
     }
 }

@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::analysis::Analysis;
 use super::lab::Lab;
+use super::model::Design;
 use super::model::{Arm, RunRecord, SyscallCounts, Warning};
 use super::overwrite;
 use super::report::{self, Render, Report, Terminal};
+use super::schedule::{Step, next_round, plan};
 use super::sdk;
 use super::settings::{RunArgs, Settings};
-use super::analysis::Analysis;
-use super::model::Design;
-use super::schedule::{Step, next_round, plan};
 use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
@@ -62,7 +62,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     report::write(&report, &results_dir, &formats)?;
 
     let bar = ProgressBar::new(report.runs_total as u64).with_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}").expect("valid template"),
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}")
+            .expect("valid template"),
     );
     let mut lab = Lab::new(root.clone());
     let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
@@ -81,14 +82,24 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
                 bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit, settings.design)));
                 let records = run_step(&mut lab, settings, &arms, &indexes, step, report.runs_done + 1, k);
                 k += 1;
-                let line = records.iter().map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(settings.mode))).collect::<Vec<_>>().join(", ");
-                let progress = format!("run {}/{} {prefix}{}{warmup}: {line}", report.runs_done + 1, report.runs_total, unit_label(&unit, settings.design));
+                let line = records
+                    .iter()
+                    .map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(settings.mode)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let progress = format!(
+                    "run {}/{} {prefix}{}{warmup}: {line}",
+                    report.runs_done + 1,
+                    report.runs_total,
+                    unit_label(&unit, settings.design)
+                );
                 say(&bar, progress);
                 report.record_process(w, records);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(1);
             }
-            let rounds = report.workloads[w].arms.iter().flat_map(|a| a.runs.iter().map(|r| r.round)).max().unwrap_or(0);
+            let rounds =
+                report.workloads[w].arms.iter().flat_map(|a| a.runs.iter().map(|r| r.round)).max().unwrap_or(0);
             let analysis = report.workloads[w].analysis.as_ref().expect("analysed after every run");
             match more_rounds(analysis, settings, started.elapsed(), rounds) {
                 Ok(()) => {
@@ -115,7 +126,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
                 bar.inc(syscalls::RUNS as u64);
             }
         }
-        let load = cpu_before.zip(cpu_after).and_then(|(a, b)| a.others_since(&b, &format!("workload {}", workload.settings.name)));
+        let load = cpu_before
+            .zip(cpu_after)
+            .and_then(|(a, b)| a.others_since(&b, &format!("workload {}", workload.settings.name)));
         report.finish_workload(w, &budget_costs(&root), load);
     }
     let _ = std::fs::remove_dir_all(&scratch);
@@ -135,14 +148,30 @@ fn say(bar: &ProgressBar, line: String) {
 }
 
 /// The progress line of an arm's instrumented runs, numbered like the timed ones.
-fn counting_line(k: usize, total: usize, label: String, settings: &Settings, counts: &Result<SyscallCounts, String>) -> String {
+fn counting_line(
+    k: usize,
+    total: usize,
+    label: String,
+    settings: &Settings,
+    counts: &Result<SyscallCounts, String>,
+) -> String {
     let [short, long] = syscalls::sizes(settings.batch, settings.messages);
     let what = match counts {
-        Ok(c) => format!("{:.3} syscalls/{}, {:.2} getrandom/1000 IDs", c.syscalls_per_msg, report::per(settings.mode), c.getrandom_per_1000_ids),
+        Ok(c) => format!(
+            "{:.3} syscalls/{}, {:.2} getrandom/1000 IDs",
+            c.syscalls_per_msg,
+            report::per(settings.mode),
+            c.getrandom_per_1000_ids
+        ),
         Err(why) => format!("no counts: {why}"),
     };
     let items = if settings.mode == crate::producer::Mode::Mint { "IDs" } else { "messages" };
-    format!("runs {k}-{}/{total} {label} under strace ({} and {} {items}): {what}", k + syscalls::RUNS - 1, short.messages, long.messages)
+    format!(
+        "runs {k}-{}/{total} {label} under strace ({} and {} {items}): {what}",
+        k + syscalls::RUNS - 1,
+        short.messages,
+        long.messages
+    )
 }
 
 fn budget_costs(root: &Path) -> PathBuf {
@@ -167,18 +196,35 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
 
 /// Runs one step's unit (the `k`th of the plan); the records of its arms, as (arm index,
 /// record).
-pub fn run_step(lab: &mut Lab, settings: &Settings, arms: &[Arm], indexes: &[usize], step: Step, order: usize, k: usize) -> Vec<(usize, RunRecord)> {
+pub fn run_step(
+    lab: &mut Lab,
+    settings: &Settings,
+    arms: &[Arm],
+    indexes: &[usize],
+    step: Step,
+    order: usize,
+    k: usize,
+) -> Vec<(usize, RunRecord)> {
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
     let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
     let (outcomes, delivered) = lab.run(settings, &unit, settings.size(), seed, None);
-    indexes.iter().zip(outcomes).map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone()))).collect()
+    indexes
+        .iter()
+        .zip(outcomes)
+        .map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone())))
+        .collect()
 }
 
 fn unit_label(unit: &[&Arm], design: Design) -> String {
     match unit {
         [one] => one.label(),
-        _ => format!("{} {} ({})", unit[0].sdk, unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + "), if design == Design::Lockstep { "lock-step set" } else { "paired" }),
+        _ => format!(
+            "{} {} ({})",
+            unit[0].sdk,
+            unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + "),
+            if design == Design::Lockstep { "lock-step set" } else { "paired" }
+        ),
     }
 }
 
@@ -191,21 +237,35 @@ const MAX_ROUNDS: usize = 1000;
 /// BUDGET, while one more round (at the mean time a round took) fits. The rule stops on the
 /// width of the interval, never on its verdict, so an A/A comparison is not stopped when it
 /// happens to look significant.
-pub fn more_rounds(analysis: &Analysis, settings: &Settings, elapsed: Duration, rounds: usize) -> Result<(), Option<String>> {
+pub fn more_rounds(
+    analysis: &Analysis,
+    settings: &Settings,
+    elapsed: Duration,
+    rounds: usize,
+) -> Result<(), Option<String>> {
     if settings.precision_pct.is_none() && settings.budget_s.is_none() {
         return Err(None);
     }
     if analysis.arms.iter().any(|a| a.failure.is_some()) {
         return Err(Some(format!("stopped after {rounds} rounds: a run FAILED")));
     }
-    let widest = analysis.comparisons.iter().chain(&analysis.twins).map(|c| c.half_width_pct().unwrap_or(f64::INFINITY)).fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
+    let widest = analysis
+        .comparisons
+        .iter()
+        .chain(&analysis.twins)
+        .map(|c| c.half_width_pct().unwrap_or(f64::INFINITY))
+        .fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
     if let (Some(p), Some(widest)) = (settings.precision_pct, widest) {
         if widest <= p {
-            return Err(Some(format!("PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)")));
+            return Err(Some(format!(
+                "PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)"
+            )));
         }
     }
     let what = |why: &str| match (settings.precision_pct, widest) {
-        (Some(p), Some(w)) => Some(format!("{why} after {rounds} rounds, before PRECISION={p}% was met (the widest half-width {w:.2}%)")),
+        (Some(p), Some(w)) => {
+            Some(format!("{why} after {rounds} rounds, before PRECISION={p}% was met (the widest half-width {w:.2}%)"))
+        }
         (Some(p), None) => Some(format!("{why} after {rounds} rounds with no comparison to measure PRECISION={p}% on")),
         (None, _) => Some(format!("{why} after {rounds} rounds")),
     };

@@ -20,21 +20,29 @@ pub struct Step {
 /// every unit alike, and no unit always follows the same one.
 pub fn schedule(units: usize, repeat: usize, seed: u64) -> Vec<Step> {
     let warmups = (0..units).map(|unit| Step { unit, round: 0 });
-    let rounds = BlockOrder::new(seed, units).take(repeat).enumerate().flat_map(|(r, order)| order.into_iter().map(move |unit| Step { unit, round: r + 1 }));
+    let rounds = BlockOrder::new(seed, units)
+        .take(repeat)
+        .enumerate()
+        .flat_map(|(r, order)| order.into_iter().map(move |unit| Step { unit, round: r + 1 }));
     warmups.chain(rounds).collect()
 }
 
 /// The units to run for `arms`, in order: each step with the indexes of the arms it runs.
 pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
     let units = units(arms, settings.design);
-    schedule(units.len(), settings.repeat as usize, settings.seed).into_iter().map(|step| (step, units[step.unit].clone())).collect()
+    schedule(units.len(), settings.repeat as usize, settings.seed)
+        .into_iter()
+        .map(|step| (step, units[step.unit].clone()))
+        .collect()
 }
 
 /// One more round after the planned ones (PRECISION, BUDGET): every unit once, in an order
 /// shuffled from the seed and the round.
 pub fn next_round(arms: &[Arm], settings: &Settings, round: usize) -> Vec<(Step, Vec<usize>)> {
     let units = units(arms, settings.design);
-    let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), units.len()).next().expect("block orders never end");
+    let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), units.len())
+        .next()
+        .expect("block orders never end");
     order.into_iter().map(|unit| (Step { unit, round }, units[unit].clone())).collect()
 }
 
@@ -87,7 +95,8 @@ mod tests {
             units.sort_unstable();
             assert_eq!(units, [0, 1, 2], "round {round} runs each unit once");
         }
-        let orders: std::collections::HashSet<Vec<usize>> = (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.unit).collect()).collect();
+        let orders: std::collections::HashSet<Vec<usize>> =
+            (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.unit).collect()).collect();
         assert!(orders.len() > 2, "orders vary between rounds");
         assert_eq!(schedule(3, 20, 7), steps, "the seed reproduces the order");
         assert_ne!(schedule(3, 20, 8), steps);
@@ -101,13 +110,25 @@ mod tests {
 
     #[test]
     fn each_design_groups_the_arms_its_own_way() {
-        let mut arms = vec![Arm::control('A'), Arm::control('B'), Arm::new("go", "uuid", None), Arm::new("go", "fast", None), Arm::new("java", "uuid", None)];
+        let mut arms = vec![
+            Arm::control('A'),
+            Arm::control('B'),
+            Arm::new("go", "uuid", None),
+            Arm::new("go", "fast", None),
+            Arm::new("java", "uuid", None),
+        ];
         arms.push(twin("go", "uuid"));
         assert_eq!(units(&arms, Design::Paired), [vec![0], vec![1], vec![2, 5, 3], vec![4]]);
         assert_eq!(units(&arms, Design::Processes), (0..6).map(|i| vec![i]).collect::<Vec<_>>());
         assert_eq!(units(&arms, Design::Lockstep), [vec![0, 1], vec![2, 5, 3], vec![4]]);
         // Rows of one's own: every build in one set, the first build's twin second.
-        let arms = vec![Arm::control('A'), Arm::control('B'), Arm::new("master", "sdk", None), twin("master", "sdk"), Arm::new("branch", "sdk", None)];
+        let arms = vec![
+            Arm::control('A'),
+            Arm::control('B'),
+            Arm::new("master", "sdk", None),
+            twin("master", "sdk"),
+            Arm::new("branch", "sdk", None),
+        ];
         assert_eq!(units(&arms, Design::Lockstep), [vec![0, 1], vec![2, 3, 4]]);
     }
 

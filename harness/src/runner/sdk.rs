@@ -166,7 +166,10 @@ impl Sdk {
             }
         }
         let Some(script) = self.build else { return Ok(()) };
-        let output = Command::new("bash").arg(root.join(script)).current_dir(root).output()
+        let output = Command::new("bash")
+            .arg(root.join(script))
+            .current_dir(root)
+            .output()
             .with_context(|| format!("cannot run {script}"))?;
         if !output.status.success() {
             let stderr = String::from_utf8_lossy(&output.stderr);

@@ -291,14 +291,17 @@ pub const DESIGN: Setting = Setting {
     flag: "design",
     aliases: &[],
     help: "How arms are compared: lockstep (one process per arm, a set's processes run at once and the sink releases one batch at a time in shuffled blocks, timing each producer's own part of every turn: any build, any language), paired (an SDK's MSG_ID arms share one process, timed batch by batch around each other) or processes (one process per arm, one after another). lockstep and paired add an A/A twin of the base arm.",
-    default: Fallback::Derived("lockstep for rows of your own (--producer); paired where it can compare (two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt); else processes"),
+    default: Fallback::Derived(
+        "lockstep for rows of your own (--producer); paired where it can compare (two or more MSG_IDs of the built-in rows, MODE=producer, METRIC=wall, no prebuilt); else processes",
+    ),
     to_producer: false,
     in_suite: true,
     in_line: true,
     payload: false,
     binding: Binding::Workload {
         set: |s, v| {
-            s.design = Design::parse(v).ok_or_else(|| Bad::Unreadable("is unknown; expected lockstep, paired or processes".into()))?;
+            s.design = Design::parse(v)
+                .ok_or_else(|| Bad::Unreadable("is unknown; expected lockstep, paired or processes".into()))?;
             Ok(())
         },
         get: |s| s.design.name().into(),
@@ -387,7 +390,9 @@ pub const PRECISION: Setting = Setting {
                 n => {
                     let pct: f64 = n.parse().map_err(|_| Bad::Unreadable("is not a percentage such as 0.5%".into()))?;
                     if !(pct > 0.0 && pct <= 50.0) {
-                        return Err(Bad::Refused(format!("PRECISION={v} is out of range: it must be above 0 and at most 50 (%)")));
+                        return Err(Bad::Refused(format!(
+                            "PRECISION={v} is out of range: it must be above 0 and at most 50 (%)"
+                        )));
                     }
                     Some(pct)
                 }
@@ -412,11 +417,19 @@ pub const BUDGET: Setting = Setting {
         set: |s, v| {
             s.budget_s = match v {
                 "none" => None,
-                _ => Some(humantime::parse_duration(v).map_err(|_| Bad::Unreadable("is not a duration such as 90s or 10m".into()))?.as_secs().max(1)),
+                _ => Some(
+                    humantime::parse_duration(v)
+                        .map_err(|_| Bad::Unreadable("is not a duration such as 90s or 10m".into()))?
+                        .as_secs()
+                        .max(1),
+                ),
             };
             Ok(())
         },
-        get: |s| s.budget_s.map_or("none".into(), |b| humantime::format_duration(std::time::Duration::from_secs(b)).to_string()),
+        get: |s| {
+            s.budget_s
+                .map_or("none".into(), |b| humantime::format_duration(std::time::Duration::from_secs(b)).to_string())
+        },
     },
 };
 
@@ -518,7 +531,31 @@ pub const FORCE: Setting = Setting {
 };
 
 /// Every setting, in the order flags, reports and commands show them.
-pub const SETTINGS: &[&Setting] = &[&MODE, &SDK, &MSG_ID, &REPEAT, &BITS, &PACK, &BATCH, &MESSAGES, &WARMUP, &TIMEOUT, &COUNTS, &DESIGN, &PAIRED, &METRIC, &CPUS, &PRECISION, &BUDGET, &UPSTREAM, &SEED, &NAME, &RESULTS_DIR, &FORMAT, &FORCE];
+pub const SETTINGS: &[&Setting] = &[
+    &MODE,
+    &SDK,
+    &MSG_ID,
+    &REPEAT,
+    &BITS,
+    &PACK,
+    &BATCH,
+    &MESSAGES,
+    &WARMUP,
+    &TIMEOUT,
+    &COUNTS,
+    &DESIGN,
+    &PAIRED,
+    &METRIC,
+    &CPUS,
+    &PRECISION,
+    &BUDGET,
+    &UPSTREAM,
+    &SEED,
+    &NAME,
+    &RESULTS_DIR,
+    &FORMAT,
+    &FORCE,
+];
 
 /// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
@@ -608,7 +645,12 @@ fn number<T: std::str::FromStr>(v: &str) -> Result<T, Bad> {
     v.parse().map_err(|_| Bad::Unreadable("is not a whole number".into()))
 }
 
-fn at_least<T: std::str::FromStr + PartialOrd + std::fmt::Display>(env: &str, v: &str, min: T, unit: &str) -> Result<T, Bad> {
+fn at_least<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    env: &str,
+    v: &str,
+    min: T,
+    unit: &str,
+) -> Result<T, Bad> {
     let n: T = number(v)?;
     if n < min {
         return Err(Bad::Refused(format!("{env}={v} is out of range: it must be at least {min}{unit}")));
@@ -655,7 +697,6 @@ pub struct Settings {
     pub producers: Vec<ProducerSpec>,
 }
 
-
 impl Settings {
     /// The environment every producer run gets (sdks/README.md), less SERVER and MSG_ID, for a
     /// run of `size` messages.
@@ -685,12 +726,24 @@ impl Settings {
 
     /// ` --producer 'NAME=COMMAND'` for each user row, quoted for a shell.
     fn producer_flags(&self) -> String {
-        self.producers.iter().map(|u| format!(" --producer {}", shlex::try_quote(&format!("{}={}", u.name, u.command_line())).unwrap_or_default())).collect()
+        self.producers
+            .iter()
+            .map(|u| {
+                format!(
+                    " --producer {}",
+                    shlex::try_quote(&format!("{}={}", u.name, u.command_line())).unwrap_or_default()
+                )
+            })
+            .collect()
     }
 
     /// `NAME=value` of each setting `which` picks that means something to this run's MODE.
     fn pairs(&self, which: impl Fn(&Setting) -> bool) -> Vec<String> {
-        SETTINGS.iter().filter(|s| which(s) && self.uses(s)).filter_map(|s| s.get().map(|get| format!("{}={}", s.env, get(self)))).collect()
+        SETTINGS
+            .iter()
+            .filter(|s| which(s) && self.uses(s))
+            .filter_map(|s| s.get().map(|get| format!("{}={}", s.env, get(self))))
+            .collect()
     }
 
     /// Whether `setting` shapes this run: MODE=mint has no payload.
@@ -771,7 +824,8 @@ impl Layer {
         let mut layer = Layer::default();
         for (key, value) in table {
             let Some(setting) = SETTINGS.iter().find(|s| s.in_suite && s.key() == key) else {
-                let keys: Vec<String> = SETTINGS.iter().filter(|s| s.in_suite).map(|s| format!("`{}`", s.key())).collect();
+                let keys: Vec<String> =
+                    SETTINGS.iter().filter(|s| s.in_suite).map(|s| format!("`{}`", s.key())).collect();
                 bail!("unknown field `{key}`, expected one of {}", keys.join(", "));
             };
             let text = match value {
@@ -783,7 +837,9 @@ impl Layer {
                     .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("`{key}` must list strings")))
                     .collect::<anyhow::Result<Vec<_>>>()?
                     .join(","),
-                other => bail!("`{key}` must be a string, number, boolean or list of strings, not {}", other.type_str()),
+                other => {
+                    bail!("`{key}` must be a string, number, boolean or list of strings, not {}", other.type_str())
+                }
             };
             layer = layer.with(setting, &text, Source::Suite);
         }
@@ -834,7 +890,12 @@ impl Layer {
         }
         s.producers = users.into_iter().filter(|u| s.sdks.contains(&u.name)).collect();
         let is_user = |name: &String| s.producers.iter().any(|u| &u.name == name);
-        let sdks = s.sdks.iter().filter(|name| !is_user(name)).map(|name| sdk::find(name)).collect::<anyhow::Result<Vec<_>>>()?;
+        let sdks = s
+            .sdks
+            .iter()
+            .filter(|name| !is_user(name))
+            .map(|name| sdk::find(name))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         if let Some(other) = s.sdks.iter().find(|name| *name != "rust").filter(|_| s.mode == Mode::Mint) {
             bail!(
                 "MODE=mint runs the Rust strategies only (SDK={other}); sdks/<lang>/bench.sh measures node's, java's, go's, csharp's and python's mint paths, and target/release/iggy-producer with MODE=mint the released Rust client's (sdks/iggy/README.md)"
@@ -854,13 +915,21 @@ impl Layer {
                 server: String::new(),
                 mode: s.mode,
                 msg_id: msg_id.clone(),
-                workload: PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages: s.messages, warmup: layer.get(&WARMUP).map(|_| s.warmup) },
+                workload: PayloadArgs {
+                    bits: s.bits,
+                    pack: s.pack,
+                    batch: s.batch,
+                    messages: s.messages,
+                    warmup: layer.get(&WARMUP).map(|_| s.warmup),
+                },
             }
             .plan()?;
             s.warmup = plan.warmup;
         }
         match (layer.get(&DESIGN), layer.get(&PAIRED)) {
-            (Some(design), Some(paired)) => bail!("DESIGN={design} and PAIRED={paired} are both given: PAIRED is the older spelling of DESIGN (1: paired, 0: processes); give one"),
+            (Some(design), Some(paired)) => bail!(
+                "DESIGN={design} and PAIRED={paired} are both given: PAIRED is the older spelling of DESIGN (1: paired, 0: processes); give one"
+            ),
             (None, None) => s.design = default_design(&s),
             _ => check_design(&s)?,
         }
@@ -916,16 +985,23 @@ fn check_lockstep(s: &Settings) -> anyhow::Result<()> {
 /// What paired mode cannot do, said before anything runs.
 fn check_paired(s: &Settings) -> anyhow::Result<()> {
     if s.msg_ids.len() < 2 {
-        bail!("DESIGN=paired compares MSG_IDs inside one process, but MSG_ID={} names only one: list at least two (e.g. uuid,fast)", s.msg_ids.join(","));
+        bail!(
+            "DESIGN=paired compares MSG_IDs inside one process, but MSG_ID={} names only one: list at least two (e.g. uuid,fast)",
+            s.msg_ids.join(",")
+        );
     }
     if s.mode == Mode::Mint {
         bail!("DESIGN=paired needs MODE=producer: it times batches sent to the sink");
     }
     if s.metric == Metric::Cpu {
-        bail!("METRIC=cpu needs DESIGN=processes: the arms of a paired process share its CPU time, so only wall time tells them apart");
+        bail!(
+            "METRIC=cpu needs DESIGN=processes: the arms of a paired process share its CPU time, so only wall time tells them apart"
+        );
     }
     if s.msg_ids.iter().any(|m| m == "prebuilt") {
-        bail!("MSG_ID=prebuilt cannot run with DESIGN=paired: its frames are built before the timed window, so there is no batch to time around the others");
+        bail!(
+            "MSG_ID=prebuilt cannot run with DESIGN=paired: its frames are built before the timed window, so there is no batch to time around the others"
+        );
     }
     if let [first, .., last] = s.producers.as_slice() {
         bail!(
@@ -1000,7 +1076,11 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
         for setting in Self::rows() {
             if let Some(value) = matches.get_one::<String>(setting.env) {
-                let source = if matches.value_source(setting.env) == Some(ValueSource::EnvVariable) { Source::Env } else { Source::Flag };
+                let source = if matches.value_source(setting.env) == Some(ValueSource::EnvVariable) {
+                    Source::Env
+                } else {
+                    Source::Flag
+                };
                 self.layer = std::mem::take(&mut self.layer).with(setting, value, source);
             }
         }
@@ -1127,15 +1207,25 @@ mod tests {
         assert_eq!(r.name, "producer-rust-bits42-pack1");
         assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
-        assert_eq!(r.line(), "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=paired METRIC=wall CPUS=all");
+        assert_eq!(
+            r.line(),
+            "MODE=producer REPEAT=10 BITS=42 PACK=1 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=paired METRIC=wall CPUS=all"
+        );
     }
 
     #[test]
     fn a_mint_run_carries_no_payload_settings() {
         let r = resolve(&["--mode", "mint", "--msg-id", "uuid,fast", "--bits", "17", "--pack", "5"]).unwrap();
         assert_eq!(r.name, "mint-rust");
-        assert_eq!(r.line(), "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=processes METRIC=wall CPUS=all");
-        assert!(r.command().starts_with("MODE=mint SDK=rust MSG_ID=uuid,fast REPEAT=10 BATCH=1000 "), "{}", r.command());
+        assert_eq!(
+            r.line(),
+            "MODE=mint REPEAT=10 BATCH=1000 MESSAGES=1000000 WARMUP=100000 DESIGN=processes METRIC=wall CPUS=all"
+        );
+        assert!(
+            r.command().starts_with("MODE=mint SDK=rust MSG_ID=uuid,fast REPEAT=10 BATCH=1000 "),
+            "{}",
+            r.command()
+        );
         assert!(!r.command().contains("BITS=") && !r.command().contains("PACK="), "{}", r.command());
         assert_eq!(resolve(&["--bits", "17", "--pack", "5"]).unwrap().name, "producer-rust-bits17-pack5");
     }
@@ -1146,14 +1236,20 @@ mod tests {
         assert_eq!(design(&[]), Design::Paired);
         assert_eq!(design(&["--sdk", "go,csharp", "--msg-id", "uuid,fast,preset"]), Design::Paired);
         // Where it cannot, the default is one process per arm, and no error.
-        for flags in [&["--msg-id", "fast"][..], &["--mode", "mint"], &["--metric", "cpu"], &["--msg-id", "uuid,prebuilt"]] {
+        for flags in
+            [&["--msg-id", "fast"][..], &["--mode", "mint"], &["--metric", "cpu"], &["--msg-id", "uuid,prebuilt"]]
+        {
             assert_eq!(design(flags), Design::Processes, "{flags:?}");
         }
         // Rows of one's own are separate builds: lock-step, which needs nothing of their commands.
         let builds = ["--producer", "before=/bin/true", "--producer", "after=/bin/true", "--msg-id", "sdk"];
         assert_eq!(design(&builds), Design::Lockstep);
         assert_eq!(design(&["--producer", "mine=/bin/true"]), Design::Lockstep);
-        assert_eq!(design(&["--producer", "mine=/bin/true", "--msg-id", "sdk"]), Design::Processes, "one arm: nothing to compare");
+        assert_eq!(
+            design(&["--producer", "mine=/bin/true", "--msg-id", "sdk"]),
+            Design::Processes,
+            "one arm: nothing to compare"
+        );
         // PAIRED is DESIGN's older spelling.
         assert_eq!(design(&["--producer", "mine=/bin/true", "--paired", "1"]), Design::Paired);
         assert_eq!(design(&["--paired", "0"]), Design::Processes);
@@ -1166,14 +1262,22 @@ mod tests {
     #[test]
     fn each_design_refuses_what_it_cannot_compare() {
         let err = |flags: &[&str]| resolve(flags).unwrap_err().to_string();
-        assert!(err(&["--paired", "1", "--msg-id", "fast"]).starts_with("DESIGN=paired compares MSG_IDs inside one process, but MSG_ID=fast names only one"));
+        assert!(
+            err(&["--paired", "1", "--msg-id", "fast"])
+                .starts_with("DESIGN=paired compares MSG_IDs inside one process, but MSG_ID=fast names only one")
+        );
         assert!(err(&["--design", "paired", "--metric", "cpu"]).starts_with("METRIC=cpu needs DESIGN=processes"));
-        assert!(err(&["--paired", "1", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt cannot run with DESIGN=paired"));
+        assert!(
+            err(&["--paired", "1", "--msg-id", "uuid,prebuilt"])
+                .starts_with("MSG_ID=prebuilt cannot run with DESIGN=paired")
+        );
         // Two builds are two processes: their comparison cannot be paired. One build's MSG_IDs can.
         let builds = ["--paired", "1", "--producer", "before=/bin/true", "--producer", "after=/bin/true"];
         assert!(err(&builds).starts_with("DESIGN=paired times the MSG_IDs of one build inside one process, but --producer gives 2 builds (before .. after)"), "{}", err(&builds));
         assert_eq!(resolve(&builds[..4]).unwrap().design, Design::Paired);
-        assert!(err(&["--design", "lockstep", "--msg-id", "fast"]).starts_with("DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm"));
+        assert!(err(&["--design", "lockstep", "--msg-id", "fast"]).starts_with(
+            "DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm"
+        ));
         assert!(err(&["--design", "lockstep", "--mode", "mint"]).starts_with("DESIGN=lockstep needs MODE=producer"));
         assert!(err(&["--design", "lockstep", "--metric", "cpu"]).starts_with("METRIC=cpu needs DESIGN=processes"));
         assert_eq!(err(&["--design", "duet"]), "--design duet is unknown; expected lockstep, paired or processes");
@@ -1194,7 +1298,11 @@ mod tests {
         assert!(r.line().ends_with(&format!(" CPUS={first}")), "{}", r.line());
         assert_eq!(resolve(&[]).unwrap().cpus, None);
         assert_eq!(err(&["--cpus", "x"]), "--cpus x is not all or a list of CPUs (e.g. 0 or 0-1)");
-        assert!(err(&["--cpus", "4096"]).starts_with("--cpus 4096 is out of range: CPU 4096 is not one the runner may use"), "{}", err(&["--cpus", "4096"]));
+        assert!(
+            err(&["--cpus", "4096"]).starts_with("--cpus 4096 is out of range: CPU 4096 is not one the runner may use"),
+            "{}",
+            err(&["--cpus", "4096"])
+        );
     }
 
     #[test]
@@ -1209,9 +1317,16 @@ mod tests {
         assert!(err(&["--pack", "0"]).starts_with("PACK=0"));
         assert!(err(&["--batch", "0"]).starts_with("BATCH=0"));
         assert!(err(&["--messages", "5"]).starts_with("MESSAGES=5 is below BATCH=1000"));
-        assert!(err(&["--mode", "mint", "--sdk", "node"]).starts_with("MODE=mint runs the Rust strategies only (SDK=node)"));
-        assert!(err(&["--mode", "mint", "--sdk", "rust,iggy"]).starts_with("MODE=mint runs the Rust strategies only (SDK=iggy)"));
-        assert!(err(&["--mode", "mint", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt needs MODE=producer"));
+        assert!(
+            err(&["--mode", "mint", "--sdk", "node"]).starts_with("MODE=mint runs the Rust strategies only (SDK=node)")
+        );
+        assert!(
+            err(&["--mode", "mint", "--sdk", "rust,iggy"])
+                .starts_with("MODE=mint runs the Rust strategies only (SDK=iggy)")
+        );
+        assert!(
+            err(&["--mode", "mint", "--msg-id", "uuid,prebuilt"]).starts_with("MSG_ID=prebuilt needs MODE=producer")
+        );
         assert!(err(&["--pack", "12000"]).starts_with("BATCH=1000 x PACK=12000 makes a request"));
         assert!(err(&["--name", "a/b"]).contains("plain file name"));
         assert!(err(&["--name", ".."]).contains("plain file name"));
@@ -1221,15 +1336,24 @@ mod tests {
         assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");
         let from_env = Layer::default().with(&BITS, "abc", Source::Env).resolve(None).unwrap_err();
         assert_eq!(from_env.to_string(), "BITS=abc is not a whole number");
-        assert!(args(&["--format", "md,pdf"]).formats().unwrap_err().to_string().starts_with("FORMAT=md,pdf names \"pdf\""));
+        assert!(
+            args(&["--format", "md,pdf"]).formats().unwrap_err().to_string().starts_with("FORMAT=md,pdf names \"pdf\"")
+        );
     }
 
     #[test]
     fn upper_layers_win_setting_by_setting() {
-        let top = Layer::default().with(&REPEAT, "10", Source::Suite).with(&PACK, "1", Source::Suite).with(&MESSAGES, "500", Source::Suite);
+        let top = Layer::default().with(&REPEAT, "10", Source::Suite).with(&PACK, "1", Source::Suite).with(
+            &MESSAGES,
+            "500",
+            Source::Suite,
+        );
         let workload = Layer::default().with(&PACK, "167", Source::Suite);
         let merged = args(&["--messages", "20000"]).layer().over(&workload.over(&top));
-        assert_eq!((merged.get(&REPEAT), merged.get(&PACK), merged.get(&MESSAGES), merged.get(&BITS)), (Some("10"), Some("167"), Some("20000"), None));
+        assert_eq!(
+            (merged.get(&REPEAT), merged.get(&PACK), merged.get(&MESSAGES), merged.get(&BITS)),
+            (Some("10"), Some("167"), Some("20000"), None)
+        );
         assert_eq!(merged.given(), ["REPEAT=10", "PACK=167", "MESSAGES=20000"]);
     }
 
@@ -1244,8 +1368,34 @@ mod tests {
 
     #[test]
     fn the_command_reproduces_every_resolved_setting() {
-        let flags = ["--mode", "producer", "--sdk", "rust,node", "--msg-id", "fast,uuid", "--repeat", "3", "--bits", "17", "--pack", "5"];
-        let more = ["--batch", "200", "--messages", "5000", "--warmup", "250", "--timeout", "7", "--counts", "false", "--name", "x"];
+        let flags = [
+            "--mode",
+            "producer",
+            "--sdk",
+            "rust,node",
+            "--msg-id",
+            "fast,uuid",
+            "--repeat",
+            "3",
+            "--bits",
+            "17",
+            "--pack",
+            "5",
+        ];
+        let more = [
+            "--batch",
+            "200",
+            "--messages",
+            "5000",
+            "--warmup",
+            "250",
+            "--timeout",
+            "7",
+            "--counts",
+            "false",
+            "--name",
+            "x",
+        ];
         let settings = resolve(&[&flags[..], &more[..]].concat()).unwrap();
         let again = layer_of_command(&settings.command()).resolve(None).unwrap().0;
         assert_eq!(again, settings);
@@ -1259,7 +1409,11 @@ mod tests {
             assert!(s.help.trim_end().ends_with(['.', ':']) && s.help.len() > 10, "{} needs help text", s.env);
             assert_eq!(s.flag.replace('-', "_").to_uppercase(), s.env, "{}: flag and variable spell one name", s.env);
             assert!(SETTINGS[..i].iter().all(|o| o.env != s.env), "{} is defined twice", s.env);
-            assert!(!(s.to_producer && matches!(s.binding, Binding::Output)), "{}: only workload settings reach producers", s.env);
+            assert!(
+                !(s.to_producer && matches!(s.binding, Binding::Output)),
+                "{}: only workload settings reach producers",
+                s.env
+            );
         }
         let help = SDK.meaning() + &MSG_ID.meaning();
         assert!(help.contains("iggy") && help.contains("java-lean: uuid, securerandom-pool"), "{help}");

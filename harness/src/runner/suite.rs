@@ -55,20 +55,30 @@ impl Suite {
         let Some(file) = &args.file else {
             let (settings, sdks) = args.layer().resolve(None)?;
             let workload = Workload { settings, sdks, budgets: None, compare: None };
-            let suite = Suite { name: workload.settings.name.clone(), description: None, file: None, overrides, workloads: vec![workload] };
+            let suite = Suite {
+                name: workload.settings.name.clone(),
+                description: None,
+                file: None,
+                overrides,
+                workloads: vec![workload],
+            };
             suite.check_rows_run(&args.layer().user_rows()?)?;
             return Ok(suite);
         };
         let shown = file.display();
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read suite {shown}"))?;
-        let mut top: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{shown}{}: {}", line_of(&text, e.span()), e.message().trim()))?;
-        let name = take_string(&mut top, "name", &shown)?.unwrap_or_else(|| file.file_stem().map_or("suite".into(), |s| s.to_string_lossy().into_owned()));
+        let mut top: toml::Table = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{shown}{}: {}", line_of(&text, e.span()), e.message().trim()))?;
+        let name = take_string(&mut top, "name", &shown)?
+            .unwrap_or_else(|| file.file_stem().map_or("suite".into(), |s| s.to_string_lossy().into_owned()));
         let name = args.name()?.map_or(name, str::to_owned);
         check_file_name("NAME", &name)?;
         let description = take_string(&mut top, "description", &shown)?;
         let tables = match top.remove("workload") {
             None => vec![toml::Table::from_iter([("name".to_owned(), toml::Value::String(name.clone()))])],
-            Some(toml::Value::Array(items)) if items.is_empty() => bail!("{shown}: `workload` is empty: give at least one [[workload]], or leave the key out for one workload of the top-level settings"),
+            Some(toml::Value::Array(items)) if items.is_empty() => bail!(
+                "{shown}: `workload` is empty: give at least one [[workload]], or leave the key out for one workload of the top-level settings"
+            ),
             Some(toml::Value::Array(items)) => items
                 .into_iter()
                 .map(|v| match v {
@@ -84,8 +94,10 @@ impl Suite {
         let mut workloads = Vec::new();
         for mut table in tables {
             let head_keys = ["name", "compare_with", "varies"];
-            let head: toml::Table = head_keys.iter().filter_map(|k| table.remove(*k).map(|v| (k.to_string(), v))).collect();
-            let head: WorkloadHead = from_table("[[workload]]", "[[workload]] ", head).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+            let head: toml::Table =
+                head_keys.iter().filter_map(|k| table.remove(*k).map(|v| (k.to_string(), v))).collect();
+            let head: WorkloadHead =
+                from_table("[[workload]]", "[[workload]] ", head).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
             let in_workload = |e: anyhow::Error| anyhow::anyhow!("{shown}: workload {:?}: {e}", head.name);
             let budgets = match (take_budgets(&mut table).map_err(in_workload)?, &shared_budgets) {
                 (Some(own), Some(shared)) => Some(own.over(shared)),
@@ -97,14 +109,18 @@ impl Suite {
                 bail!("{shown}: workload {:?} is defined twice", head.name);
             }
             let layer = args.layer().over(&own.over(&shared));
-            let (settings, sdks) = layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
+            let (settings, sdks) =
+                layer.resolve(Some(&head.name)).with_context(|| format!("{shown}: workload {:?}", head.name))?;
             if let Some(budgets) = &budgets {
                 budgets.check(&settings).with_context(|| format!("{shown}: workload {:?}", head.name))?;
             }
             let compare = match (head.compare_with, head.varies) {
                 (None, None) => None,
                 (Some(with), Some(varies)) => Some(Intent { with, varies }),
-                _ => bail!("{shown}: workload {:?}: compare_with and varies go together (which workload, and the one field that differs)", head.name),
+                _ => bail!(
+                    "{shown}: workload {:?}: compare_with and varies go together (which workload, and the one field that differs)",
+                    head.name
+                ),
             };
             workloads.push(Workload { settings, sdks, budgets, compare });
         }
@@ -125,18 +141,32 @@ impl Suite {
                 sdks.push(name);
             }
         }
-        bail!("the row {} (--producer or [producers]) is in no workload's SDK (SDK={}): add {} to SDK, or leave the row out", row.name, sdks.join(","), row.name)
+        bail!(
+            "the row {} (--producer or [producers]) is in no workload's SDK (SDK={}): add {} to SDK, or leave the row out",
+            row.name,
+            sdks.join(","),
+            row.name
+        )
     }
 
     fn check_intents(&self, shown: &str) -> anyhow::Result<()> {
         for w in &self.workloads {
             let Some(intent) = &w.compare else { continue };
             if !self.workloads.iter().any(|o| o.settings.name == intent.with) {
-                bail!("{shown}: workload {:?}: compare_with = {:?} names no workload of this suite", w.settings.name, intent.with);
+                bail!(
+                    "{shown}: workload {:?}: compare_with = {:?} names no workload of this suite",
+                    w.settings.name,
+                    intent.with
+                );
             }
             if !w.settings.fields().iter().any(|(f, _)| *f == intent.varies) {
                 let names: Vec<String> = w.settings.fields().into_iter().map(|(f, _)| f).collect();
-                bail!("{shown}: workload {:?}: varies = {:?} is not a setting ({})", w.settings.name, intent.varies, names.join(", "));
+                bail!(
+                    "{shown}: workload {:?}: varies = {:?} is not a setting ({})",
+                    w.settings.name,
+                    intent.varies,
+                    names.join(", ")
+                );
             }
         }
         Ok(())
@@ -169,7 +199,11 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace { syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count() } else { 0 };
+                let counted = if w.settings.counts && strace {
+                    syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count()
+                } else {
+                    0
+                };
                 schedule::units(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
@@ -182,7 +216,11 @@ impl Suite {
             let Some(intent) = &w.compare else { continue };
             let other = self.workloads.iter().find(|o| o.settings.name == intent.with).expect("checked on load");
             let differing = differences(&other.settings, &w.settings);
-            let extra: Vec<String> = differing.iter().filter(|(f, _, _)| *f != intent.varies).map(|(f, a, b)| format!("{f} ({a} vs {b})")).collect();
+            let extra: Vec<String> = differing
+                .iter()
+                .filter(|(f, _, _)| *f != intent.varies)
+                .map(|(f, a, b)| format!("{f} ({a} vs {b})"))
+                .collect();
             if !extra.is_empty() {
                 out.push(Warning {
                     cause: format!(
@@ -193,8 +231,14 @@ impl Suite {
                 });
             } else if differing.is_empty() {
                 out.push(Warning {
-                    cause: format!("workloads {} and {} are meant to differ in {}, but their settings are identical", intent.with, w.settings.name, intent.varies),
-                    fix: format!("set {} in workload {} (a flag or variable given on the command line overrides both)", intent.varies, w.settings.name),
+                    cause: format!(
+                        "workloads {} and {} are meant to differ in {}, but their settings are identical",
+                        intent.with, w.settings.name, intent.varies
+                    ),
+                    fix: format!(
+                        "set {} in workload {} (a flag or variable given on the command line overrides both)",
+                        intent.varies, w.settings.name
+                    ),
                 });
             }
         }
@@ -205,12 +249,22 @@ impl Suite {
     pub fn describe(&self, strace: bool) -> String {
         let mut out = String::new();
         let source = self.file.as_ref().map_or("flags and environment".into(), |f| f.display().to_string());
-        let _ = writeln!(out, "suite {} ({source}): {} workload(s), {} runs", self.name, self.workloads.len(), self.runs(strace));
+        let _ = writeln!(
+            out,
+            "suite {} ({source}): {} workload(s), {} runs",
+            self.name,
+            self.workloads.len(),
+            self.runs(strace)
+        );
         if !self.overrides.is_empty() {
             let _ = writeln!(out, "overridden from the command line: {}", self.overrides.join(" "));
         }
         // scripts/bench.sh reads this line to set up what the run needs, and nothing else.
-        let _ = writeln!(out, "set up: scripts/setup.sh {}", self.sdk_rows().iter().map(|s| s.name).collect::<Vec<_>>().join(" "));
+        let _ = writeln!(
+            out,
+            "set up: scripts/setup.sh {}",
+            self.sdk_rows().iter().map(|s| s.name).collect::<Vec<_>>().join(" ")
+        );
         let names: Vec<&str> = self.workloads.iter().map(|w| w.settings.name.as_str()).collect();
         let rows: Vec<(String, Vec<String>)> = self.workloads[0]
             .settings
@@ -237,12 +291,23 @@ impl Suite {
         }
         for w in &self.workloads {
             if let Some(e) = &w.budgets {
-                let _ = writeln!(out, "\n{} expects: {}", w.settings.name, serde_json::to_string(e).unwrap_or_default());
+                let _ =
+                    writeln!(out, "\n{} expects: {}", w.settings.name, serde_json::to_string(e).unwrap_or_default());
             }
             if let Some(intent) = &w.compare {
                 let other = self.workloads.iter().find(|o| o.settings.name == intent.with).expect("checked on load");
-                let list: Vec<String> = differences(&other.settings, &w.settings).iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
-                let _ = writeln!(out, "\n{} vs {} (meant to vary {}): {}", w.settings.name, intent.with, intent.varies, if list.is_empty() { "no difference".into() } else { list.join(", ") });
+                let list: Vec<String> = differences(&other.settings, &w.settings)
+                    .iter()
+                    .map(|(f, a, b)| format!("{f} {a} -> {b}"))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "\n{} vs {} (meant to vary {}): {}",
+                    w.settings.name,
+                    intent.with,
+                    intent.varies,
+                    if list.is_empty() { "no difference".into() } else { list.join(", ") }
+                );
             }
         }
         for w in self.workloads.iter().flat_map(|w| warnings::settings(&w.settings)).chain(self.intent_warnings()) {
@@ -283,7 +348,12 @@ impl Workload {
 /// (field, value in a, value in b) for every field that differs.
 /// The seed orders the runs; it does not shape what they measure, so it is not a difference.
 fn differences(a: &Settings, b: &Settings) -> Vec<(String, String, String)> {
-    a.fields().into_iter().zip(b.fields()).filter(|((f, x), (_, y))| x != y && f != "seed").map(|((f, x), (_, y))| (f, x, y)).collect()
+    a.fields()
+        .into_iter()
+        .zip(b.fields())
+        .filter(|((f, x), (_, y))| x != y && f != "seed")
+        .map(|((f, x), (_, y))| (f, x, y))
+        .collect()
 }
 
 /// The `[expect]` table of budgets, taken out of a suite or workload table.
@@ -301,7 +371,9 @@ fn from_table<T: serde::de::DeserializeOwned>(what: &str, prefix: &str, table: t
     let read = |t: toml::Table| toml::Value::Table(t).try_into::<T>();
     read(table.clone()).map_err(|e| {
         let message = e.message().trim().to_owned();
-        match table.iter().find(|&(k, v)| read(toml::Table::from_iter([(k.clone(), v.clone())])).is_err_and(|alone| alone.message().trim() == message)) {
+        match table.iter().find(|&(k, v)| {
+            read(toml::Table::from_iter([(k.clone(), v.clone())])).is_err_and(|alone| alone.message().trim() == message)
+        }) {
             Some((key, _)) => anyhow::anyhow!("{prefix}{key}: {message}"),
             None => anyhow::anyhow!("{what}: {message}"),
         }

@@ -169,8 +169,16 @@ mod tests {
         let t = Summary::parse(&table(100, 205, 40));
         let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let counts = |n: &[&str]| t.by_name(&names(n)).into_iter().collect::<Vec<_>>();
-        assert_eq!(counts(&["getrandom", "clone3"]), [("clone3".into(), 0), ("getrandom".into(), 40)], "a syscall never called is 0");
-        assert_eq!(counts(&[]), [("getrandom".into(), 40), ("read".into(), 205), ("write".into(), 100)], "every row when none is named");
+        assert_eq!(
+            counts(&["getrandom", "clone3"]),
+            [("clone3".into(), 0), ("getrandom".into(), 40)],
+            "a syscall never called is 0"
+        );
+        assert_eq!(
+            counts(&[]),
+            [("getrandom".into(), 40), ("read".into(), 205), ("write".into(), 100)],
+            "every row when none is named"
+        );
     }
 
     #[test]

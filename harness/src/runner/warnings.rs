@@ -19,7 +19,11 @@ pub fn settings(s: &Settings) -> Vec<Warning> {
                 "workload {}: REPEAT={} is too few runs for a trustworthy p-value{}",
                 s.name,
                 s.repeat,
-                if s.repeat < 2 { " (with 1 run there is none: every verdict reads \"too few runs (n=1)\")" } else { "" }
+                if s.repeat < 2 {
+                    " (with 1 run there is none: every verdict reads \"too few runs (n=1)\")"
+                } else {
+                    ""
+                }
             ),
             fix: "set REPEAT=10 (at least 5)".into(),
         });
@@ -33,7 +37,11 @@ pub fn governor() -> Option<Warning> {
     let entries = std::fs::read_dir("/sys/devices/system/cpu").ok()?;
     let mut governors: Vec<String> = entries
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_str().is_some_and(|n| n.strip_prefix("cpu").is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))))
+        .filter(|e| {
+            e.file_name().to_str().is_some_and(|n| {
+                n.strip_prefix("cpu").is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
         .filter_map(|e| std::fs::read_to_string(e.path().join("cpufreq/scaling_governor")).ok())
         .map(|g| g.trim().to_owned())
         .filter(|g| g != "performance")
@@ -131,11 +139,8 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
 /// The control's runs in time order, first half against second half: the machine's speed
 /// changed during the workload when they differ significantly.
 fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
-    let mut control: Vec<(usize, f64)> = arms
-        .iter()
-        .filter(|a| a.control.is_some())
-        .flat_map(Arm::timed_samples)
-        .collect();
+    let mut control: Vec<(usize, f64)> =
+        arms.iter().filter(|a| a.control.is_some()).flat_map(Arm::timed_samples).collect();
     control.sort_by_key(|(order, _)| *order);
     let values: Vec<f64> = control.into_iter().map(|(_, v)| v).collect();
     let (early, late) = values.split_at(values.len() / 2);
@@ -162,7 +167,9 @@ mod tests {
         // and the machine's have moved, for at most 5 s of wall time.
         let start = std::time::Instant::now();
         let mut b = CpuSample::take().unwrap();
-        while (b.own == a.own || b.machine.total == a.machine.total) && start.elapsed() < std::time::Duration::from_secs(5) {
+        while (b.own == a.own || b.machine.total == a.machine.total)
+            && start.elapsed() < std::time::Duration::from_secs(5)
+        {
             b = CpuSample::take().unwrap();
         }
         assert!(b.own > a.own, "own CPU ticks did not move: read from the wrong fields of /proc/self/stat");
@@ -199,7 +206,11 @@ mod tests {
         let w = results(&settings_of_w(), &arms, &analysis);
         assert!(w.iter().any(|w| w.cause.contains("the control drifted by -10.0%")), "{w:?}");
         assert!(!analysis.control_unstable, "{w:?}");
-        assert!(w.iter().any(|w| w.cause.contains("the first timed run of rust uuid was 40% slower") && w.fix.contains("raise WARMUP")), "{w:?}");
+        assert!(
+            w.iter().any(|w| w.cause.contains("the first timed run of rust uuid was 40% slower")
+                && w.fix.contains("raise WARMUP")),
+            "{w:?}"
+        );
     }
 
     #[test]

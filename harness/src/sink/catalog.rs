@@ -83,18 +83,27 @@ impl Catalog {
         if self.streams.len() >= MAX_STREAMS {
             return Err(status::TOO_MANY_STREAMS);
         }
-        let stream = Stream { id: self.streams.len() as u32, name: name.to_vec(), created_at: now_micros(), topics: Vec::new() };
+        let stream =
+            Stream { id: self.streams.len() as u32, name: name.to_vec(), created_at: now_micros(), topics: Vec::new() };
         protocol.encode_stream(out, &stream_entity(&stream));
         self.streams.push(stream);
         Ok(())
     }
 
     /// Creates a topic and writes its GetTopicResponse, or returns the status to refuse with.
-    pub fn create_topic(&mut self, out: &mut BytesMut, protocol: Protocol, stream: &Identifier<'_>, name: &[u8], partitions: u32) -> Result<(), u32> {
+    pub fn create_topic(
+        &mut self,
+        out: &mut BytesMut,
+        protocol: Protocol,
+        stream: &Identifier<'_>,
+        name: &[u8],
+        partitions: u32,
+    ) -> Result<(), u32> {
         if partitions == 0 || partitions > MAX_PARTITIONS {
             return Err(status::INVALID_PARTITIONS_COUNT);
         }
-        let index = self.streams.iter().position(|s| named(stream, s.id, &s.name)).ok_or(status::STREAM_ID_NOT_FOUND)?;
+        let index =
+            self.streams.iter().position(|s| named(stream, s.id, &s.name)).ok_or(status::STREAM_ID_NOT_FOUND)?;
         let topics = &mut self.streams[index].topics;
         if topics.iter().any(|t| t.name == name) {
             return Err(status::TOPIC_NAME_ALREADY_EXISTS);

@@ -14,9 +14,9 @@ use super::lockstep::Pacer;
 use super::upstream::Upstream;
 use super::{Sink, SinkSettings};
 use crate::wire::{
-    HEADER_LEN, MetadataError, Operation, PayloadSpec, Protocol, RequestHeader, command, decode_create_stream, decode_create_topic,
-    decode_get_partition_route, decode_get_stream, decode_get_topic, decode_send_messages, encode_login_reply_body,
-    encode_partition_route, encode_reply, login_version, status,
+    HEADER_LEN, MetadataError, Operation, PayloadSpec, Protocol, RequestHeader, command, decode_create_stream,
+    decode_create_topic, decode_get_partition_route, decode_get_stream, decode_get_topic, decode_send_messages,
+    encode_login_reply_body, encode_partition_route, encode_reply, login_version, status,
 };
 
 /// The incarnation every partition route names; the sink never moves a partition.
@@ -63,7 +63,15 @@ pub struct Connection {
 }
 
 impl Connection {
-    pub fn new(stream: TcpStream, peer: SocketAddr, sink: &Sink, settings: SinkSettings, spec: Option<PayloadSpec>, session: u64, pacing: Option<(Arc<Pacer>, usize)>) -> Self {
+    pub fn new(
+        stream: TcpStream,
+        peer: SocketAddr,
+        sink: &Sink,
+        settings: SinkSettings,
+        spec: Option<PayloadSpec>,
+        session: u64,
+        pacing: Option<(Arc<Pacer>, usize)>,
+    ) -> Self {
         Connection {
             stream,
             peer,
@@ -139,7 +147,9 @@ impl Connection {
             }
             let read_at = Instant::now();
             let pacer = match &self.pacing {
-                Some((pacer, arm)) if request.operation == Operation::SendMessages && pacer.paces(*arm, self.session) => {
+                Some((pacer, arm))
+                    if request.operation == Operation::SendMessages && pacer.paces(*arm, self.session) =>
+                {
                     self.paced = true;
                     pacer.batch_read(*arm, read_at);
                     Some((pacer.clone(), *arm))
@@ -187,7 +197,9 @@ impl Connection {
             Operation::NonReplicated(command::PING) => (status::OK, false),
             Operation::Logout => (status::OK, true),
             Operation::NonReplicated(code) => (self.answer_query(code, &mut body), false),
-            Operation::CreateStream | Operation::CreateTopic => (self.answer_create(request.operation, &mut body), false),
+            Operation::CreateStream | Operation::CreateTopic => {
+                (self.answer_create(request.operation, &mut body), false)
+            }
             Operation::Other(_) => (status::INVALID_COMMAND, false),
         };
         if status != status::OK {
@@ -223,7 +235,12 @@ impl Connection {
         let catalog = self.catalog.lock().expect("no connection panics holding the catalog");
         match code {
             command::GET_CLUSTER_METADATA => {
-                self.protocol.encode_cluster_metadata(body, "mintbench-sink", &self.local.ip().to_string(), self.local.port());
+                self.protocol.encode_cluster_metadata(
+                    body,
+                    "mintbench-sink",
+                    &self.local.ip().to_string(),
+                    self.local.port(),
+                );
             }
             command::GET_STREAM => catalog.get_stream(body, self.protocol, &decode_get_stream(&self.body)?),
             command::GET_TOPIC => {
@@ -248,8 +265,11 @@ impl Connection {
         body.extend_from_slice(&0u32.to_le_bytes());
         let mut catalog = self.catalog.lock().expect("no connection panics holding the catalog");
         let created = match operation {
-            Operation::CreateStream => decode_create_stream(&self.body).map(|name| catalog.create_stream(body, self.protocol, name)),
-            _ => decode_create_topic(&self.body).map(|t| catalog.create_topic(body, self.protocol, &t.stream, t.name, t.partitions)),
+            Operation::CreateStream => {
+                decode_create_stream(&self.body).map(|name| catalog.create_stream(body, self.protocol, name))
+            }
+            _ => decode_create_topic(&self.body)
+                .map(|t| catalog.create_topic(body, self.protocol, &t.stream, t.name, t.partitions)),
         };
         match created {
             Ok(Ok(())) => status::OK,
@@ -312,11 +332,17 @@ impl Connection {
                     }
                     out_of_order = true;
                     let what = if offset > 0 { "messages lost" } else { "a repeat" };
-                    warn_once(&mut self.warned, self.peer, self.session, || format!("partition {partition} expected message {expected} and got {got}: {what}"));
+                    warn_once(&mut self.warned, self.peer, self.session, || {
+                        format!("partition {partition} expected message {expected} and got {got}: {what}")
+                    });
                 }
                 None => {
                     tally.unexpected_payloads += 1;
-                    foreign = Some(if payload.len() == spec.len() { status::INVALID_FORMAT } else { status::INVALID_MESSAGE_PAYLOAD_LENGTH });
+                    foreign = Some(if payload.len() == spec.len() {
+                        status::INVALID_FORMAT
+                    } else {
+                        status::INVALID_MESSAGE_PAYLOAD_LENGTH
+                    });
                     warn_once(&mut self.warned, self.peer, self.session, || {
                         format!(
                             "a payload of {} bytes is not the contract's (sdks/README.md): message {expected} on partition {partition} is {} bytes of BITS={} PACK={}; a client that sends its own payloads needs `harness sink --no-verify`",

@@ -92,13 +92,19 @@ impl DeliverySnapshot {
         if self.messages != expected {
             let mut line = format!("sink received {} of {expected} messages", self.messages);
             if several {
-                let each: Vec<String> = self.partitions.iter().map(|p| format!("partition {}: {}", p.partition, p.messages)).collect();
+                let each: Vec<String> =
+                    self.partitions.iter().map(|p| format!("partition {}: {}", p.partition, p.messages)).collect();
                 line += &format!(" ({})", each.join(", "));
             }
             problems.push(line);
         }
         let on = |p: &PartitionDelivery| if several { format!(" on partition {}", p.partition) } else { String::new() };
-        problems.extend(self.partitions.iter().filter(|p| p.duplicates > 0).map(|p| format!("{} duplicated{}", p.duplicates, on(p))));
+        problems.extend(
+            self.partitions
+                .iter()
+                .filter(|p| p.duplicates > 0)
+                .map(|p| format!("{} duplicated{}", p.duplicates, on(p))),
+        );
         problems.extend(self.partitions.iter().filter(|p| p.gaps > 0).map(|p| format!("{} lost{}", p.gaps, on(p))));
         for (n, what) in [
             (self.unexpected_payloads, "with an unexpected payload"),
@@ -145,7 +151,9 @@ impl Delivery {
         let p = &t.partition;
         if p.messages + p.duplicates + p.gaps > 0 {
             let mut partitions = self.partitions.lock().expect("no connection panics holding the partitions");
-            let total = partitions.entry(p.partition).or_insert(PartitionDelivery { partition: p.partition, ..PartitionDelivery::default() });
+            let total = partitions
+                .entry(p.partition)
+                .or_insert(PartitionDelivery { partition: p.partition, ..PartitionDelivery::default() });
             total.messages += p.messages;
             total.duplicates += p.duplicates;
             total.gaps += p.gaps;
@@ -206,7 +214,10 @@ mod tests {
         let run = d.snapshot().since(&before);
         assert_eq!(run.partitions.iter().map(|p| (p.partition, p.messages)).collect::<Vec<_>>(), [(0, 1000), (1, 500)]);
         let problem = run.delivery_problem(2000).unwrap();
-        assert_eq!(problem, "sink received 1500 of 2000 messages (partition 0: 1000, partition 1: 500), 500 lost on partition 1");
+        assert_eq!(
+            problem,
+            "sink received 1500 of 2000 messages (partition 0: 1000, partition 1: 500), 500 lost on partition 1"
+        );
     }
 
     #[test]

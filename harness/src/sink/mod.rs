@@ -39,7 +39,13 @@ pub struct SinkSettings {
 
 impl Default for SinkSettings {
     fn default() -> Self {
-        SinkSettings { max_frame: MAX_FRAME, idle_timeout: Duration::from_secs(30), max_connections: 128, log_connections: false, upstream: None }
+        SinkSettings {
+            max_frame: MAX_FRAME,
+            idle_timeout: Duration::from_secs(30),
+            max_connections: 128,
+            log_connections: false,
+            upstream: None,
+        }
     }
 }
 
@@ -57,7 +63,10 @@ impl SinkSettings {
         }
         let (min, what) = min_frame(expected);
         if u64::from(self.max_frame) < min {
-            anyhow::bail!("--max-frame {} is out of range: it must be at least {min} (bytes), the SEND_MESSAGES frame of one message of {what}", self.max_frame);
+            anyhow::bail!(
+                "--max-frame {} is out of range: it must be at least {min} (bytes), the SEND_MESSAGES frame of one message of {what}",
+                self.max_frame
+            );
         }
         Ok(())
     }
@@ -86,7 +95,11 @@ pub struct Sink {
 impl Sink {
     /// Binds `addr`; fails at once (settings it could serve nothing with, the port is in use)
     /// rather than when serving.
-    pub async fn bind(addr: SocketAddr, settings: SinkSettings, expected: Option<PayloadSpec>) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
+    pub async fn bind(
+        addr: SocketAddr,
+        settings: SinkSettings,
+        expected: Option<PayloadSpec>,
+    ) -> anyhow::Result<(Sink, impl Future<Output = ()>)> {
         settings.check(expected)?;
         let listener = TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let sink = Sink { addr: listener.local_addr()?, delivery: Arc::default(), catalog: Arc::default() };
@@ -99,7 +112,13 @@ impl Sink {
     /// with its own catalog (the producers start at once, and each may create the stream); all
     /// counting into one delivery. It stops when the returned handle is dropped.
     /// `place` runs first on the sink's thread (to put it on its CPUs); its error is the sink's.
-    pub fn spawn_set(arms: usize, seed: u64, settings: SinkSettings, expected: Option<PayloadSpec>, place: impl FnOnce() -> anyhow::Result<()> + Send + 'static) -> anyhow::Result<SetSink> {
+    pub fn spawn_set(
+        arms: usize,
+        seed: u64,
+        settings: SinkSettings,
+        expected: Option<PayloadSpec>,
+        place: impl FnOnce() -> anyhow::Result<()> + Send + 'static,
+    ) -> anyhow::Result<SetSink> {
         settings.check(expected)?;
         let pacer = Pacer::new(arms, seed);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -122,7 +141,9 @@ impl Sink {
                         Ok(l) => l,
                         Err(e) => return tx.send(Err(e)).unwrap_or(()),
                     };
-                    let Ok(addr) = listener.local_addr() else { return tx.send(Err(anyhow::anyhow!("a listener has no address"))).unwrap_or(()) };
+                    let Ok(addr) = listener.local_addr() else {
+                        return tx.send(Err(anyhow::anyhow!("a listener has no address"))).unwrap_or(());
+                    };
                     let sink = Sink { addr, delivery: delivery.clone(), catalog: Arc::default() };
                     sinks.push(sink.clone());
                     serving.spawn(serve(listener, sink, settings, expected, Some((pacing.clone(), arm))));
@@ -185,7 +206,13 @@ pub struct SetSink {
 /// Accepts connections for ever; each checks its payloads against `expected` (None: counts
 /// messages without checking them, for clients that send their own). In a lock-step set,
 /// `pacing` names the set's pacer and the producer this listener serves.
-async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expected: Option<PayloadSpec>, pacing: Option<(Arc<Pacer>, usize)>) {
+async fn serve(
+    listener: TcpListener,
+    sink: Sink,
+    settings: SinkSettings,
+    expected: Option<PayloadSpec>,
+    pacing: Option<(Arc<Pacer>, usize)>,
+) {
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let open = Arc::new(AtomicUsize::new(0));
     let mut turned_away = 0u64;
@@ -201,7 +228,10 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
         if open.load(Relaxed) >= settings.max_connections {
             // One line when the limit is first hit and one when it is left, not one per client.
             if turned_away == 0 {
-                eprintln!("sink: {} connections open (limit); closing new ones until one ends", settings.max_connections);
+                eprintln!(
+                    "sink: {} connections open (limit); closing new ones until one ends",
+                    settings.max_connections
+                );
             }
             turned_away += 1;
             drop(stream);
@@ -214,7 +244,8 @@ async fn serve(listener: TcpListener, sink: Sink, settings: SinkSettings, expect
         let _ = stream.set_nodelay(true);
         sink.delivery.connection_opened();
         let slot = OpenSlot::take(&open);
-        let connection = Connection::new(stream, peer, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed), pacing.clone());
+        let connection =
+            Connection::new(stream, peer, &sink, settings, expected, SESSIONS.fetch_add(1, Relaxed), pacing.clone());
         tokio::spawn(async move {
             let _slot = slot;
             let (closed, messages) = connection.serve().await;

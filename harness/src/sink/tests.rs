@@ -10,7 +10,9 @@ use bytes::BytesMut;
 use super::{DeliverySnapshot, Sink, SinkSettings};
 use crate::producer::client::Client;
 use crate::producer::{self, ProduceArgs};
-use crate::wire::{HEADER_LEN, Operation, PayloadSpec, Protocol, ReplyHeader, SendTarget, encode_send_messages, status};
+use crate::wire::{
+    HEADER_LEN, Operation, PayloadSpec, Protocol, ReplyHeader, SendTarget, encode_send_messages, status,
+};
 
 const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
@@ -205,8 +207,15 @@ fn a_client_creates_a_stream_and_a_topic_and_gets_a_route_per_partition() {
     assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &topic).unwrap().len(), 33 + 3 + 8 + 3 * 66);
     let route = |p: u32| [&topic[..], &p.to_le_bytes()].concat();
     assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(2)).unwrap().len(), 25);
-    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(3)), Err(status::PARTITION_NOT_FOUND));
-    assert_eq!(metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &stream), Err(status::COMMAND_LENGTH_ERROR), "truncated");
+    assert_eq!(
+        metadata(&mut c, Operation::NonReplicated(GET_PARTITION_ROUTE), &route(3)),
+        Err(status::PARTITION_NOT_FOUND)
+    );
+    assert_eq!(
+        metadata(&mut c, Operation::NonReplicated(GET_TOPIC), &stream),
+        Err(status::COMMAND_LENGTH_ERROR),
+        "truncated"
+    );
 
     let roster = metadata(&mut c, Operation::NonReplicated(GET_CLUSTER_METADATA), &[]).unwrap();
     let port_at = roster.len() - 10;
@@ -298,10 +307,20 @@ fn a_partition_past_the_limit_is_not_found() {
 
 fn login_frame(version: u32) -> Vec<u8> {
     let mut frame = BytesMut::new();
-    let header = crate::wire::RequestHeader { size: 0, client: 1, request_checksum: 2, request: 0, operation: Operation::Login, session: 0 };
+    let header = crate::wire::RequestHeader {
+        size: 0,
+        client: 1,
+        request_checksum: 2,
+        request: 0,
+        operation: Operation::Login,
+        session: 0,
+    };
     crate::wire::encode_request_header(&mut frame, &header);
     frame.extend_from_slice(&version.to_le_bytes());
-    frame.extend_from_slice(&[8, b'r', b'u', b's', b't', b'-', b's', b'd', b'k', 0, 4, b'i', b'g', b'g', b'y', 4, b'i', b'g', b'g', b'y', 0, 0, 0, 0]);
+    frame.extend_from_slice(&[
+        8, b'r', b'u', b's', b't', b'-', b's', b'd', b'k', 0, 4, b'i', b'g', b'g', b'y', 4, b'i', b'g', b'g', b'y', 0,
+        0, 0, 0,
+    ]);
     crate::wire::patch_size(&mut frame);
     frame.to_vec()
 }
@@ -336,15 +355,24 @@ fn settings_that_serve_nothing_are_refused_naming_the_flag() {
         format!("{:#}", Sink::spawn("127.0.0.1:0".parse().unwrap(), settings, expected).err().expect("refused"))
     };
     let d = SinkSettings::default();
-    assert_eq!(refused(SinkSettings { max_connections: 0, ..d }, Some(spec())), "--max-connections 0 is out of range: it must be at least 1");
-    assert_eq!(refused(SinkSettings { idle_timeout: Duration::ZERO, ..d }, None), "--idle-timeout 0 is out of range: it must be at least 1 (seconds)");
+    assert_eq!(
+        refused(SinkSettings { max_connections: 0, ..d }, Some(spec())),
+        "--max-connections 0 is out of range: it must be at least 1"
+    );
+    assert_eq!(
+        refused(SinkSettings { idle_timeout: Duration::ZERO, ..d }, None),
+        "--idle-timeout 0 is out of range: it must be at least 1 (seconds)"
+    );
     assert_eq!(
         refused(SinkSettings { max_frame: 0, ..d }, Some(spec())),
         "--max-frame 0 is out of range: it must be at least 592 (bytes), the SEND_MESSAGES frame of one message of BITS=42 PACK=1"
     );
     let one_message = crate::wire::send_messages_len(1, &spec()) as u32;
     assert_eq!(one_message, 592);
-    assert!(refused(SinkSettings { max_frame: one_message - 1, ..d }, Some(spec())).starts_with("--max-frame 591 is out of range"));
+    assert!(
+        refused(SinkSettings { max_frame: one_message - 1, ..d }, Some(spec()))
+            .starts_with("--max-frame 591 is out of range")
+    );
     assert_eq!(
         refused(SinkSettings { max_frame: HEADER_LEN as u32, ..d }, None),
         "--max-frame 256 is out of range: it must be at least 586 (bytes), the SEND_MESSAGES frame of one message of an empty payload"

@@ -21,7 +21,11 @@ const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(10);
 /// anything runs: it accepts a connection and answers a PING as an Iggy server does (a reply
 /// frame for that request, status OK).
 pub fn resolve(setting: &str, text: &str) -> anyhow::Result<SocketAddr> {
-    let addr = text.to_socket_addrs().ok().and_then(|mut a| a.next()).with_context(|| format!("{setting}{text} is not a host:port"))?;
+    let addr = text
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .with_context(|| format!("{setting}{text} is not a host:port"))?;
     let answered = Client::connect(&addr.to_string()).and_then(|mut client| {
         let mut frame = BytesMut::new();
         encode_request_header(&mut frame, &client.next_header(Operation::NonReplicated(command::PING)));
@@ -40,14 +44,22 @@ pub struct Upstream {
 
 impl Upstream {
     pub async fn connect(addr: SocketAddr) -> anyhow::Result<Upstream> {
-        let stream = tokio::time::timeout(UPSTREAM_TIMEOUT, TcpStream::connect(addr)).await.map_err(|_| anyhow::anyhow!("timed out"))??;
+        let stream = tokio::time::timeout(UPSTREAM_TIMEOUT, TcpStream::connect(addr))
+            .await
+            .map_err(|_| anyhow::anyhow!("timed out"))??;
         stream.set_nodelay(true)?;
         Ok(Upstream { stream, addr })
     }
 
     /// Sends one request (its header and body) and reads the server's reply into `reply`; a
     /// reply larger than `max_frame` is refused rather than read.
-    pub async fn relay(&mut self, head: &[u8], body: &[u8], reply: &mut BytesMut, max_frame: u32) -> anyhow::Result<()> {
+    pub async fn relay(
+        &mut self,
+        head: &[u8],
+        body: &[u8],
+        reply: &mut BytesMut,
+        max_frame: u32,
+    ) -> anyhow::Result<()> {
         let addr = self.addr;
         let exchange = async {
             self.stream.write_all(head).await?;

@@ -36,7 +36,15 @@ impl Summary {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
         let stddev = var.sqrt();
-        Some(Summary { n, mean, stddev, stddev_pct: 100.0 * stddev / mean, median: median_of_sorted(&sorted), min: sorted[0], max: sorted[n - 1] })
+        Some(Summary {
+            n,
+            mean,
+            stddev,
+            stddev_pct: 100.0 * stddev / mean,
+            median: median_of_sorted(&sorted),
+            min: sorted[0],
+            max: sorted[n - 1],
+        })
     }
 }
 
@@ -106,7 +114,11 @@ impl Verdict {
             _ if control_unstable => Verdict::Withheld,
             None => Verdict::Undecided,
             Some(p) if p < ALPHA && change_pct.abs() > noise_pct.unwrap_or(0.0) => {
-                if change_pct > 0.0 { Verdict::Faster } else { Verdict::Slower }
+                if change_pct > 0.0 {
+                    Verdict::Faster
+                } else {
+                    Verdict::Slower
+                }
             }
             Some(_) => Verdict::Noise,
         }

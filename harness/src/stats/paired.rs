@@ -32,7 +32,8 @@ pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstima
     let n = logs.len() as f64;
     let z = Normal::standard().inverse_cdf(1.0 - ALPHA / 2.0);
     let rank = |r: f64| (r as usize).clamp(1, logs.len()) - 1;
-    let (lo, hi) = (logs[rank((n / 2.0 - z * n.sqrt() / 2.0).floor())], logs[rank((n / 2.0 + z * n.sqrt() / 2.0).ceil())]);
+    let (lo, hi) =
+        (logs[rank((n / 2.0 - z * n.sqrt() / 2.0).floor())], logs[rank((n / 2.0 + z * n.sqrt() / 2.0).ceil())]);
     Some(ProcessEstimate { log_ratio: median_of_sorted(&logs), se: (hi - lo) / (2.0 * z) })
 }
 
@@ -41,7 +42,8 @@ pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstima
 /// spread across the processes, more blocks per process would narrow the interval; well below
 /// it, the processes themselves differ, and only more processes do.
 pub fn blocks_sd(estimates: &[ProcessEstimate]) -> Option<f64> {
-    (!estimates.is_empty()).then(|| (estimates.iter().map(|e| e.se * e.se).sum::<f64>() / estimates.len() as f64).sqrt())
+    (!estimates.is_empty())
+        .then(|| (estimates.iter().map(|e| e.se * e.se).sum::<f64>() / estimates.len() as f64).sqrt())
 }
 
 /// Student's one-sample t-test of the mean against 0, with its 95% interval.
@@ -59,14 +61,22 @@ pub struct OneSampleT {
 pub fn one_sample_t(xs: &[f64]) -> OneSampleT {
     let n = xs.len() as f64;
     let mean = if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / n };
-    let sd = if xs.len() > 1 { (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { f64::NAN };
+    let sd =
+        if xs.len() > 1 { (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { f64::NAN };
     let dist = (xs.len() > 1).then(|| StudentsT::new(0.0, 1.0, n - 1.0).ok()).flatten();
     match dist {
         Some(dist) if sd > 0.0 => {
             let se = sd / n.sqrt();
             let t = mean / se;
             let q = dist.inverse_cdf(1.0 - ALPHA / 2.0);
-            OneSampleT { mean, sd, t, df: n - 1.0, p: Some(2.0 * (1.0 - dist.cdf(t.abs()))), ci95: Some((mean - q * se, mean + q * se)) }
+            OneSampleT {
+                mean,
+                sd,
+                t,
+                df: n - 1.0,
+                p: Some(2.0 * (1.0 - dist.cdf(t.abs()))),
+                ci95: Some((mean - q * se, mean + q * se)),
+            }
         }
         // No spread: the interval is the value itself, but there is nothing to test.
         _ => OneSampleT { mean, sd, t: f64::NAN, df: n - 1.0, p: None, ci95: (sd == 0.0).then_some((mean, mean)) },

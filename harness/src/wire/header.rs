@@ -62,7 +62,11 @@ pub mod status {
         (INVALID_COMMAND, "InvalidCommand", "invalid command"),
         (INVALID_FORMAT, "InvalidFormat", "invalid format"),
         (INVALID_IDENTIFIER, "InvalidIdentifier", "invalid identifier"),
-        (PRODUCER_SEQUENCE_OUT_OF_ORDER, "ProducerSequenceOutOfOrder", "messages lost, repeated or reordered on a partition"),
+        (
+            PRODUCER_SEQUENCE_OUT_OF_ORDER,
+            "ProducerSequenceOutOfOrder",
+            "messages lost, repeated or reordered on a partition",
+        ),
         (STREAM_ID_NOT_FOUND, "StreamIdNotFound", "stream not found"),
         (STREAM_NAME_ALREADY_EXISTS, "StreamNameAlreadyExists", "stream name already exists"),
         (TOO_MANY_STREAMS, "TooManyStreams", "too many streams"),
@@ -241,7 +245,14 @@ mod tests {
     #[test]
     fn command_code_is_written_only_for_non_replicated_operations() {
         let mut buf = BytesMut::new();
-        let h = RequestHeader { size: 0, client: 1, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 1 };
+        let h = RequestHeader {
+            size: 0,
+            client: 1,
+            request_checksum: 0,
+            request: 1,
+            operation: Operation::SendMessages,
+            session: 1,
+        };
         encode_request_header(&mut buf, &h);
         assert_eq!(buf[176], 160);
         assert_eq!(&buf[196..200], &[0, 0, 0, 0]);
@@ -249,11 +260,21 @@ mod tests {
 
     #[test]
     fn reply_echoes_request_and_operation() {
-        let req = RequestHeader { size: 256, client: 1, request_checksum: 0, request: 9, operation: Operation::SendMessages, session: 3 };
+        let req = RequestHeader {
+            size: 256,
+            client: 1,
+            request_checksum: 0,
+            request: 9,
+            operation: Operation::SendMessages,
+            session: 3,
+        };
         let mut buf = BytesMut::new();
         encode_reply(&mut buf, &req, status::INVALID_MESSAGE_CHECKSUM, &[1, 2, 3]);
         let r = ReplyHeader::decode(&buf);
-        assert_eq!(r, ReplyHeader { size: 259, command: 8, request: 9, operation: 160, status: status::INVALID_MESSAGE_CHECKSUM });
+        assert_eq!(
+            r,
+            ReplyHeader { size: 259, command: 8, request: 9, operation: 160, status: status::INVALID_MESSAGE_CHECKSUM }
+        );
         assert_eq!(r.body_len(), Some(3));
         assert!(r.is_reply());
     }
@@ -271,7 +292,13 @@ mod tests {
             ("code", CODE_AT),
             ("partition_incarnation", PARTITION_INCARNATION_AT),
         ];
-        let reply = [("size", SIZE_AT), ("command", COMMAND_AT), ("request", REPLY_REQUEST_AT), ("operation", REPLY_OPERATION_AT), ("status", REPLY_STATUS_AT)];
+        let reply = [
+            ("size", SIZE_AT),
+            ("command", COMMAND_AT),
+            ("request", REPLY_REQUEST_AT),
+            ("operation", REPLY_OPERATION_AT),
+            ("status", REPLY_STATUS_AT),
+        ];
         for (heading, code) in [("### Request header", &request[..]), ("### Reply header", &reply[..])] {
             let stated = crate::wire::wire_md::fields(heading);
             let expected: Vec<(usize, String)> = code.iter().map(|(name, at)| (*at, name.to_string())).collect();
@@ -282,14 +309,29 @@ mod tests {
     #[test]
     fn wire_md_states_the_operations_commands_and_statuses() {
         let operations: Vec<u32> = crate::wire::wire_md::numbered("### Operations").iter().map(|(op, _)| *op).collect();
-        let code = [Operation::Login, Operation::NonReplicated(0), Operation::Logout, Operation::CreateStream, Operation::CreateTopic, Operation::SendMessages];
+        let code = [
+            Operation::Login,
+            Operation::NonReplicated(0),
+            Operation::Logout,
+            Operation::CreateStream,
+            Operation::CreateTopic,
+            Operation::SendMessages,
+        ];
         assert_eq!(operations, code.map(|op| u32::from(op.code())));
         let commands = crate::wire::wire_md::numbered("### Non-replicated commands");
-        let code = [(command::PING, "PING"), (command::GET_CLUSTER_METADATA, "GET_CLUSTER_METADATA"), (command::GET_PARTITION_ROUTE, "GET_PARTITION_ROUTE"), (command::GET_STREAM, "GET_STREAM"), (command::GET_TOPIC, "GET_TOPIC")];
+        let code = [
+            (command::PING, "PING"),
+            (command::GET_CLUSTER_METADATA, "GET_CLUSTER_METADATA"),
+            (command::GET_PARTITION_ROUTE, "GET_PARTITION_ROUTE"),
+            (command::GET_STREAM, "GET_STREAM"),
+            (command::GET_TOPIC, "GET_TOPIC"),
+        ];
         assert_eq!(commands, code.map(|(c, name)| (c, name.to_owned())));
         let statuses = crate::wire::wire_md::numbered("### Status codes");
-        let code: Vec<(u32, String)> =
-            status::ALL.iter().map(|(c, name, _)| (*c, if *name == "-" { "-".to_owned() } else { format!("`{name}`") })).collect();
+        let code: Vec<(u32, String)> = status::ALL
+            .iter()
+            .map(|(c, name, _)| (*c, if *name == "-" { "-".to_owned() } else { format!("`{name}`") }))
+            .collect();
         assert_eq!(statuses, code);
     }
 }

@@ -46,7 +46,8 @@ pub struct SendTarget {
 /// Bytes of the SEND_MESSAGES request frame `encode_send_messages` writes for `count` messages:
 /// the header, the stream, topic and partition, the batch header and every message.
 pub fn send_messages_len(count: u32, spec: &PayloadSpec) -> u64 {
-    (HEADER_LEN + 4 + METADATA_LEN + BATCH_HEADER_LEN) as u64 + u64::from(count) * (MESSAGE_HEADER_LEN + spec.len()) as u64
+    (HEADER_LEN + 4 + METADATA_LEN + BATCH_HEADER_LEN) as u64
+        + u64::from(count) * (MESSAGE_HEADER_LEN + spec.len()) as u64
 }
 
 /// Appends a complete SEND_MESSAGES request frame for `count` messages numbered from
@@ -282,7 +283,14 @@ mod tests {
     const TARGET: SendTarget = SendTarget { stream: 1, topic: 1, partition: 0 };
 
     fn frame(count: u32, spec: &PayloadSpec) -> BytesMut {
-        let header = RequestHeader { size: 0, client: 7, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 2 };
+        let header = RequestHeader {
+            size: 0,
+            client: 7,
+            request_checksum: 0,
+            request: 1,
+            operation: Operation::SendMessages,
+            session: 2,
+        };
         let mut out = BytesMut::new();
         let mut next = 0u128;
         encode_send_messages(&mut out, &header, &TARGET, 1_700_000_000_000_000, 10, count, spec, || {
@@ -373,7 +381,10 @@ mod tests {
     #[test]
     fn a_huge_user_headers_length_is_refused_without_reading_past_the_body() {
         let at = first_message_at() + USER_HEADERS_LEN_AT;
-        assert!(matches!(refused(|f| f[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes())), BatchError::MessageLength { index: 0, .. }));
+        assert!(matches!(
+            refused(|f| f[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes())),
+            BatchError::MessageLength { index: 0, .. }
+        ));
     }
 
     #[test]
@@ -385,10 +396,25 @@ mod tests {
     #[test]
     fn wire_md_states_the_batch_and_message_header_offsets() {
         let batch = crate::wire::wire_md::fields("### Batch header");
-        let code = [(ORIGIN_TIMESTAMP_AT, "origin_timestamp"), (BATCH_LENGTH_AT, "batch_length"), (BATCH_CHECKSUM_AT, "batch_checksum"), (MESSAGE_COUNT_AT, "message_count"), (PRODUCER_SECTION.start, "producer"), (BATCH_RESERVED.start, "reserved")];
+        let code = [
+            (ORIGIN_TIMESTAMP_AT, "origin_timestamp"),
+            (BATCH_LENGTH_AT, "batch_length"),
+            (BATCH_CHECKSUM_AT, "batch_checksum"),
+            (MESSAGE_COUNT_AT, "message_count"),
+            (PRODUCER_SECTION.start, "producer"),
+            (BATCH_RESERVED.start, "reserved"),
+        ];
         assert_eq!(batch, code.map(|(at, name)| (at, name.to_owned())));
         let message = crate::wire::wire_md::fields("### Message header");
-        let code = [(0, "checksum"), (ID_AT, "id"), (OFFSET_DELTA_AT, "offset_delta"), (28, "timestamp_delta"), (USER_HEADERS_LEN_AT, "user_headers_length"), (PAYLOAD_LEN_AT, "payload_length"), (RESERVED_AT, "reserved")];
+        let code = [
+            (0, "checksum"),
+            (ID_AT, "id"),
+            (OFFSET_DELTA_AT, "offset_delta"),
+            (28, "timestamp_delta"),
+            (USER_HEADERS_LEN_AT, "user_headers_length"),
+            (PAYLOAD_LEN_AT, "payload_length"),
+            (RESERVED_AT, "reserved"),
+        ];
         assert_eq!(message, code.map(|(at, name)| (at, name.to_owned())));
         assert_eq!(BATCH_RESERVED.end, BATCH_HEADER_LEN);
         assert_eq!(RESERVED_AT + 8, MESSAGE_HEADER_LEN);
@@ -396,9 +422,25 @@ mod tests {
 
     #[test]
     fn a_partition_id_batch_names_its_partition() {
-        let header = RequestHeader { size: 0, client: 7, request_checksum: 0, request: 1, operation: Operation::SendMessages, session: 2 };
+        let header = RequestHeader {
+            size: 0,
+            client: 7,
+            request_checksum: 0,
+            request: 1,
+            operation: Operation::SendMessages,
+            session: 2,
+        };
         let mut out = BytesMut::new();
-        encode_send_messages(&mut out, &header, &SendTarget { partition: 5, ..TARGET }, 1, 0, 1, &PayloadSpec::new(8, 1).unwrap(), || [1; 16]);
+        encode_send_messages(
+            &mut out,
+            &header,
+            &SendTarget { partition: 5, ..TARGET },
+            1,
+            0,
+            1,
+            &PayloadSpec::new(8, 1).unwrap(),
+            || [1; 16],
+        );
         assert_eq!(decode_send_messages(&out[HEADER_LEN..]).unwrap().partition, Some(5));
     }
 }

@@ -56,7 +56,11 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], MetadataError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.body.len()).ok_or(MetadataError::Truncated(self.body.len(), what))?;
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.body.len())
+            .ok_or(MetadataError::Truncated(self.body.len(), what))?;
         let bytes = &self.body[self.at..end];
         self.at = end;
         Ok(bytes)
@@ -290,7 +294,8 @@ mod tests {
     fn a_topic_reply_holds_each_partition_in_each_layout() {
         let topic = Entity { id: 0, created_at: 5, children: 3, messages: 0, name: b"ids" };
         // 0.11's topic header carries expiry (u64), compression (u8) and maximum size (u64).
-        for (protocol, header, partition) in [(Protocol::V0_11, 33 + 17 + 3 + 8, 40), (Protocol::V0_12, 33 + 3 + 8, 66)] {
+        for (protocol, header, partition) in [(Protocol::V0_11, 33 + 17 + 3 + 8, 40), (Protocol::V0_12, 33 + 3 + 8, 66)]
+        {
             let mut out = BytesMut::new();
             protocol.encode_topic(&mut out, &topic);
             assert_eq!(out.len(), header + 3 * partition, "{protocol:?}");

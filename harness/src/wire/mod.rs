@@ -11,16 +11,15 @@ mod payload;
 mod wire_md;
 
 pub use header::{
-    HEADER_LEN, Operation, ReplyHeader, RequestHeader, command, encode_reply, encode_request_header,
-    patch_size, status,
+    HEADER_LEN, Operation, ReplyHeader, RequestHeader, command, encode_reply, encode_request_header, patch_size, status,
 };
 pub use messages::{
-    BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, SendTarget, decode_send_messages,
-    encode_send_messages, send_messages_len,
+    BATCH_HEADER_LEN, BatchError, MESSAGE_HEADER_LEN, SendTarget, decode_send_messages, encode_send_messages,
+    send_messages_len,
 };
 pub use metadata::{
-    CreateTopic, Entity, Identifier, MetadataError, decode_create_stream, decode_create_topic, decode_get_partition_route,
-    decode_get_stream, decode_get_topic, encode_partition_route,
+    CreateTopic, Entity, Identifier, MetadataError, decode_create_stream, decode_create_topic,
+    decode_get_partition_route, decode_get_stream, decode_get_topic, encode_partition_route,
 };
 pub use payload::PayloadSpec;
 
@@ -88,7 +87,13 @@ pub fn encode_login_body(out: &mut BytesMut, sdk_name: &str, sdk_version: &str, 
 
 /// Body of a successful LOGIN_REGISTER reply: result section, user, session, protocol version
 /// (the client's own: released clients accept no other), server name.
-pub fn encode_login_reply_body(out: &mut BytesMut, protocol: Protocol, user_id: u32, session: u64, server_version: &str) {
+pub fn encode_login_reply_body(
+    out: &mut BytesMut,
+    protocol: Protocol,
+    user_id: u32,
+    session: u64,
+    server_version: &str,
+) {
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&user_id.to_le_bytes());
     out.extend_from_slice(&session.to_le_bytes());
@@ -124,8 +129,10 @@ mod tests {
 
     #[test]
     fn wire_md_lists_both_protocol_versions() {
-        let stated: Vec<(String, String)> = wire_md::table("## Releases").into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
-        let code = [("0.12.2", Protocol::V0_12), ("0.11.0", Protocol::V0_11)].map(|(name, p)| (name.to_owned(), format!("`{:#06x}`", p.version())));
+        let stated: Vec<(String, String)> =
+            wire_md::table("## Releases").into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
+        let code = [("0.12.2", Protocol::V0_12), ("0.11.0", Protocol::V0_11)]
+            .map(|(name, p)| (name.to_owned(), format!("`{:#06x}`", p.version())));
         assert_eq!(stated, code);
     }
 }

@@ -138,7 +138,13 @@ mod tests {
         let spec = PayloadSpec::new(42, 3).unwrap();
         let mut out = vec![0u8; spec.len()];
         spec.write(0, &mut out);
-        assert_eq!(out, [0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa4, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa7, 0xa5, 0xa5, 0xa5, 0xa5, 0x01]);
+        assert_eq!(
+            out,
+            [
+                0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa4, 0xa5, 0xa5, 0xa5, 0xa5, 0x01, 0xa7, 0xa5, 0xa5, 0xa5, 0xa5,
+                0x01
+            ]
+        );
         assert!(out.iter().all(|&b| b != 0));
     }
 
@@ -151,7 +157,11 @@ mod tests {
                 let mut out = vec![0xEE; spec.len()];
                 spec.write(1234, &mut out);
                 for (i, chunk) in out.chunks(n).enumerate() {
-                    assert_eq!(chunk, &spec.value(1234, i as u32).to_le_bytes()[..n], "bits {bits} pack {pack} value {i}");
+                    assert_eq!(
+                        chunk,
+                        &spec.value(1234, i as u32).to_le_bytes()[..n],
+                        "bits {bits} pack {pack} value {i}"
+                    );
                 }
                 assert!(spec.matches(1234, &out));
                 assert!(!spec.matches(1235, &out));

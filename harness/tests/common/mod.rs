@@ -35,6 +35,9 @@ pub fn fails_with(args: &[&str], expected: &str) {
     let out = harness().args(args).stdin(Stdio::null()).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(stderr.trim().lines().count() == 1 && stderr.starts_with(&format!("error: {expected}")), "{args:?}: {stderr}");
+    assert!(
+        stderr.trim().lines().count() == 1 && stderr.starts_with(&format!("error: {expected}")),
+        "{args:?}: {stderr}"
+    );
     assert!(started.elapsed() < Duration::from_secs(15), "{args:?} took {:?}", started.elapsed());
 }

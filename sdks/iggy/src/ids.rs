@@ -75,7 +75,9 @@ mod tests {
         assert!(Ids::new(IdSource::Sdk, 0).batch(3).iter().all(|id| id.is_zero()));
         let mut preset = Ids::new(IdSource::Preset, 5);
         let mut fast = Ids::new(IdSource::Fast, 0);
-        let set = [preset.batch(2).to_vec(), preset.batch(3).to_vec(), fast.batch(1000).to_vec(), fast.batch(7).to_vec()].concat();
+        let set =
+            [preset.batch(2).to_vec(), preset.batch(3).to_vec(), fast.batch(1000).to_vec(), fast.batch(7).to_vec()]
+                .concat();
         assert!(set.iter().all(|id| !id.is_zero()));
         assert_eq!(set.iter().collect::<HashSet<_>>().len(), 1012, "no ID twice");
     }
@@ -83,7 +85,8 @@ mod tests {
     #[test]
     fn counter_counts_on_across_batches_under_a_non_zero_high_half() {
         let mut counter = Ids::new(IdSource::Counter, 0);
-        let ids: Vec<u128> = [counter.batch(3).to_vec(), counter.batch(2).to_vec()].concat().iter().map(|id| id.as_u128()).collect();
+        let ids: Vec<u128> =
+            [counter.batch(3).to_vec(), counter.batch(2).to_vec()].concat().iter().map(|id| id.as_u128()).collect();
         assert_ne!(ids[0] >> 64, 0);
         assert_eq!(ids, (0..5).map(|i| ids[0] + i).collect::<Vec<_>>());
     }

@@ -88,7 +88,13 @@ mod tests {
         let arms: Vec<(&str, IdSource)> = p.arms.iter().map(|a| (a.msg_id, a.source)).collect();
         assert_eq!(
             arms,
-            [("uuid", IdSource::Sdk), ("sdk", IdSource::Sdk), ("fast", IdSource::Fast), ("preset", IdSource::Preset), ("counter", IdSource::Counter)]
+            [
+                ("uuid", IdSource::Sdk),
+                ("sdk", IdSource::Sdk),
+                ("fast", IdSource::Fast),
+                ("preset", IdSource::Preset),
+                ("counter", IdSource::Counter)
+            ]
         );
         assert_eq!(p.send_path, SendPath::Faithful);
     }

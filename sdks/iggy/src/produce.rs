@@ -7,8 +7,8 @@ use anyhow::{Context, bail};
 use bytes::Bytes;
 use harness::producer::{Lap, Plan, Recorder};
 use iggy::prelude::{
-    Client, IggyClient, IggyError, IggyMessage, Identifier, MessageClient, Partitioning, StreamClient, StreamCreateOptions,
-    TopicClient, TopicCreateOptions, UserClient,
+    Client, Identifier, IggyClient, IggyError, IggyMessage, MessageClient, Partitioning, StreamClient,
+    StreamCreateOptions, TopicClient, TopicCreateOptions, UserClient,
 };
 
 use crate::ids::{IdSource, Ids};
@@ -30,7 +30,12 @@ async fn bounded<T>(what: &str, server: &str, call: impl Future<Output = Result<
 /// Sends the plan's batches in its schedule's order, batch `i` of the connection to partition
 /// `i % partitions` (each partition numbered from 0, as the sink checks it), each with its arm's IDs. A batch's time runs from building its messages
 /// (after any injected work) to the return of the client's `send_messages` call.
-pub async fn produce(plan: &Plan<IdSource>, server: &str, partitions: u32, ids: &mut [Ids]) -> anyhow::Result<Recorder> {
+pub async fn produce(
+    plan: &Plan<IdSource>,
+    server: &str,
+    partitions: u32,
+    ids: &mut [Ids],
+) -> anyhow::Result<Recorder> {
     let client = IggyClient::builder()
         .with_tcp()
         .with_server_address(server.to_owned())
@@ -76,17 +81,25 @@ fn messages(plan: &Plan<IdSource>, first_seq: u64, count: u32, ids: &mut Ids) ->
 }
 
 /// Finds the stream and topic or creates them, as a producer sets itself up.
-async fn stream_and_topic(client: &IggyClient, server: &str, partitions: u32) -> anyhow::Result<(Identifier, Identifier)> {
+async fn stream_and_topic(
+    client: &IggyClient,
+    server: &str,
+    partitions: u32,
+) -> anyhow::Result<(Identifier, Identifier)> {
     let stream_name = Identifier::named(STREAM)?;
     let stream = match bounded("GET_STREAM", server, client.get_stream(&stream_name)).await? {
         Some(s) => s.id,
-        None => bounded("CREATE_STREAM", server, client.create_stream(STREAM, &StreamCreateOptions::default())).await?.id,
+        None => {
+            bounded("CREATE_STREAM", server, client.create_stream(STREAM, &StreamCreateOptions::default())).await?.id
+        }
     };
     let stream = Identifier::numeric(stream)?;
     let topic_name = Identifier::named(TOPIC)?;
     let topic = match bounded("GET_TOPIC", server, client.get_topic(&stream, &topic_name)).await? {
         Some(t) if t.partitions_count == partitions => t.id,
-        Some(t) => bail!("topic {TOPIC} at {server} has {} partitions, not PARTITIONS={partitions}", t.partitions_count),
+        Some(t) => {
+            bail!("topic {TOPIC} at {server} has {} partitions, not PARTITIONS={partitions}", t.partitions_count)
+        }
         None => {
             let options = TopicCreateOptions { partitions_count: Some(partitions), ..TopicCreateOptions::default() };
             bounded("CREATE_TOPIC", server, client.create_topic(&stream, TOPIC, &options)).await?.id

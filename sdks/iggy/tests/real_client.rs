@@ -62,7 +62,10 @@ fn every_variant_delivers_each_message_exactly_once() {
     for (k, msg_id) in ["sdk", "fast", "preset", "uuid", "counter"].into_iter().enumerate() {
         let before = sink.delivery();
         let result = one_arm(&producer(&sink, msg_id, "producer", &[]));
-        assert_eq!((result.sdk.as_str(), result.msg_id.as_str(), result.send_path), ("iggy", msg_id, SendPath::Faithful));
+        assert_eq!(
+            (result.sdk.as_str(), result.msg_id.as_str(), result.send_path),
+            ("iggy", msg_id, SendPath::Faithful)
+        );
         assert_eq!((result.messages, result.warmup, result.timed_messages, result.injected_ns), (5000, 500, 4500, 0));
         assert!(result.rtt_p50_ns.is_some());
         let delivered = sink.delivery().since(&before);
@@ -75,7 +78,9 @@ fn every_variant_delivers_each_message_exactly_once() {
 fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
     let sink = sink();
     let extra = [("PAIRED", "1"), ("SEED", "11"), ("INJECT_NS", "400"), ("INJECT_ARM", "2"), ("SEND_PATH", "faithful")];
-    let ResultLine::Paired(line) = line_of(&producer(&sink, "sdk,fast,sdk,preset", "producer", &extra)) else { panic!("a paired line") };
+    let ResultLine::Paired(line) = line_of(&producer(&sink, "sdk,fast,sdk,preset", "producer", &extra)) else {
+        panic!("a paired line")
+    };
     assert_eq!((line.sdk.as_str(), line.paired, line.seed, line.send_path), ("iggy", true, 11, SendPath::Faithful));
     assert_eq!((line.messages, line.warmup, line.blocks), (5000, 500, 18));
     let names: Vec<&str> = line.arms.iter().map(|a| a.msg_id.as_str()).collect();
@@ -85,7 +90,11 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
         assert_eq!(arm.elapsed_ns, arm.batch_ns.iter().sum::<u64>(), "arm {i}");
         if i == 2 {
             assert!(arm.injected_ns >= 4500 * 400, "{}", arm.injected_ns);
-            assert!(arm.batch_ns.iter().all(|&ns| ns >= 250 * 400), "the spin is inside each batch's time: {:?}", arm.batch_ns);
+            assert!(
+                arm.batch_ns.iter().all(|&ns| ns >= 250 * 400),
+                "the spin is inside each batch's time: {:?}",
+                arm.batch_ns
+            );
         } else {
             assert_eq!(arm.injected_ns, 0, "arm {i}");
         }
@@ -114,6 +123,11 @@ fn bad_settings_and_a_dead_server_give_one_error_line() {
     assert!(err("sdk,fast", &[("PAIRED", "1"), ("INJECT_ARM", "2")]).starts_with("INJECT_ARM=2 is outside"));
     assert!(err("sdk,fast", &[]).starts_with("MSG_ID=sdk,fast lists several arms"));
     assert_eq!(sink.delivery().connections, 0, "refused before connecting");
-    let out = Command::new(env!("CARGO_BIN_EXE_iggy-producer")).env_clear().env("SERVER", "127.0.0.1:1").env("MESSAGES", "2000").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_iggy-producer"))
+        .env_clear()
+        .env("SERVER", "127.0.0.1:1")
+        .env("MESSAGES", "2000")
+        .output()
+        .unwrap();
     error_of(&out);
 }

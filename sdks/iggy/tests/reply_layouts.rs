@@ -26,17 +26,24 @@ fn cluster_metadata_names_one_leader_at_the_sink() {
     let m = decoded::<ClusterMetadataResponse>(&out);
     assert_eq!((m.name.as_str(), m.nodes.len()), ("mintbench-sink", 1));
     let node = &m.nodes[0];
-    assert_eq!((node.replica_id, node.ip.as_str(), node.tcp_port, node.role, node.status), (0, "127.0.0.1", 8090, 0, 0));
+    assert_eq!(
+        (node.replica_id, node.ip.as_str(), node.tcp_port, node.role, node.status),
+        (0, "127.0.0.1", 8090, 0, 0)
+    );
 }
 
 #[test]
 fn a_stream_with_its_topics_decodes() {
     let mut out = BytesMut::new();
     // A GetStream reply: the stream, then a header per topic.
-    Protocol::V0_12.encode_stream(&mut out, &Entity { id: 2, created_at: 9, children: 1, messages: 0, name: b"mintbench" });
+    Protocol::V0_12
+        .encode_stream(&mut out, &Entity { id: 2, created_at: 9, children: 1, messages: 0, name: b"mintbench" });
     Protocol::V0_12.encode_topic_header(&mut out, &TOPIC);
     let s = decoded::<GetStreamResponse>(&out);
-    assert_eq!((s.stream.id, s.stream.created_at, s.stream.topics_count, s.stream.name.as_str()), (2, 9, 1, "mintbench"));
+    assert_eq!(
+        (s.stream.id, s.stream.created_at, s.stream.topics_count, s.stream.name.as_str()),
+        (2, 9, 1, "mintbench")
+    );
     assert_eq!((s.topics[0].id, s.topics[0].partitions_count, s.topics[0].name.as_str()), (4, 3, "ids"));
 }
 

@@ -51,7 +51,11 @@ pub fn esc(s: &str) -> String {
 
 /// The headline: ratios on a log axis spanning every interval and 1.0.
 pub fn ratio_chart(rows: &[RatioRow]) -> String {
-    let extent = rows.iter().flat_map(|r| [Some(r.ratio), r.ci95.map(|c| c.0), r.ci95.map(|c| c.1)]).flatten().filter(|v| v.is_finite() && *v > 0.0);
+    let extent = rows
+        .iter()
+        .flat_map(|r| [Some(r.ratio), r.ci95.map(|c| c.0), r.ci95.map(|c| c.1)])
+        .flatten()
+        .filter(|v| v.is_finite() && *v > 0.0);
     let (lo, hi) = extent.fold((1.0f64, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     // Pad in log space so the outermost whisker is not on the frame; at least +-1% around 1.0.
     let (llo, lhi) = (lo.ln().min(-0.01), hi.ln().max(0.01));
@@ -68,15 +72,43 @@ pub fn ratio_chart(rows: &[RatioRow]) -> String {
         if !(r.ratio.is_finite() && r.ratio > 0.0) {
             continue;
         }
-        let _ = write!(out, "<g class=\"ratio {}\" data-ratio=\"{:.6}\"><title>{}</title>", r.class, r.ratio, esc(&r.title));
+        let _ = write!(
+            out,
+            "<g class=\"ratio {}\" data-ratio=\"{:.6}\"><title>{}</title>",
+            r.class,
+            r.ratio,
+            esc(&r.title)
+        );
         if let Some((a, b)) = r.ci95 {
-            let _ = write!(out, "<path class=\"{}\" stroke-width=\"2\" d=\"M{:.1} {mid:.1}H{:.1}M{:.1} {:.1}V{:.1}M{:.1} {:.1}V{:.1}\"/>", r.class, x(a), x(b), x(a), mid - 5.0, mid + 5.0, x(b), mid - 5.0, mid + 5.0);
+            let _ = write!(
+                out,
+                "<path class=\"{}\" stroke-width=\"2\" d=\"M{:.1} {mid:.1}H{:.1}M{:.1} {:.1}V{:.1}M{:.1} {:.1}V{:.1}\"/>",
+                r.class,
+                x(a),
+                x(b),
+                x(a),
+                mid - 5.0,
+                mid + 5.0,
+                x(b),
+                mid - 5.0,
+                mid + 5.0
+            );
         }
         let _ = write!(out, "<circle cx=\"{:.1}\" cy=\"{mid:.1}\" r=\"4.5\"/></g>", x(r.ratio));
     }
-    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
+    let _ = write!(
+        out,
+        "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>",
+        LABEL_W + PLOT_W
+    );
     for t in log_ticks(llo.exp(), lhi.exp()) {
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}x</text>", x(t), height + 16.0, ratio_tick(t));
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}x</text>",
+            x(t),
+            height + 16.0,
+            ratio_tick(t)
+        );
     }
     out.push_str("</svg>\n");
     out
@@ -104,7 +136,14 @@ pub fn level_chart(rows: &[LevelRow], unit: &str) -> String {
             compact(r.max)
         );
         let (a, b) = (x(r.min), x(r.max));
-        let _ = write!(out, "<path class=\"range\" d=\"M{a:.1} {mid:.1}H{b:.1}M{a:.1} {:.1}V{:.1}M{b:.1} {:.1}V{:.1}\"/>", mid - 5.0, mid + 5.0, mid - 5.0, mid + 5.0);
+        let _ = write!(
+            out,
+            "<path class=\"range\" d=\"M{a:.1} {mid:.1}H{b:.1}M{a:.1} {:.1}V{:.1}M{b:.1} {:.1}V{:.1}\"/>",
+            mid - 5.0,
+            mid + 5.0,
+            mid - 5.0,
+            mid + 5.0
+        );
     }
     linear_axis(&mut out, height, 0.0, hi);
     out.push_str("</svg>\n");
@@ -143,24 +182,44 @@ pub fn dot_chart(rows: &[DotRow]) -> String {
 /// Opens a chart of one row per item; returns it with the height of its plot, where the axis goes.
 fn svg_open(class: &str, rows: usize) -> (String, f64) {
     let height = ROW_H * rows as f64 + 8.0;
-    let svg = format!("<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">", LABEL_W + PLOT_W + RIGHT_PAD, height + 24.0);
+    let svg = format!(
+        "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\">",
+        LABEL_W + PLOT_W + RIGHT_PAD,
+        height + 24.0
+    );
     (svg, height)
 }
 
 /// Writes row `i`'s label left of the plot; returns the row's top.
 fn row_label(out: &mut String, i: usize, label: &str) -> f64 {
     let y = 4.0 + ROW_H * i as f64;
-    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LABEL_W - 8.0, y + ROW_H / 2.0 + 4.0, esc(label));
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+        LABEL_W - 8.0,
+        y + ROW_H / 2.0 + 4.0,
+        esc(label)
+    );
     y
 }
 
 /// A linear axis from lo to hi under the plot, with five labels.
 fn linear_axis(out: &mut String, height: f64, lo: f64, hi: f64) {
     let x = |v: f64| LABEL_W + (v - lo) / (hi - lo) * PLOT_W;
-    let _ = write!(out, "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>", LABEL_W + PLOT_W);
+    let _ = write!(
+        out,
+        "<line class=\"axis\" x1=\"{LABEL_W}\" y1=\"{height}\" x2=\"{}\" y2=\"{height}\"/>",
+        LABEL_W + PLOT_W
+    );
     for i in 0..=4 {
         let v = lo + (hi - lo) * f64::from(i) / 4.0;
-        let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", x(v), height + 16.0, compact(v));
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x(v),
+            height + 16.0,
+            compact(v)
+        );
     }
 }
 
@@ -175,14 +234,32 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 }
 
 fn ratio_tick(t: f64) -> String {
-    if (t - t.round()).abs() < 1e-9 { format!("{t:.0}") } else if (t * 10.0 - (t * 10.0).round()).abs() < 1e-9 { format!("{t:.1}") } else { format!("{t:.2}") }
+    if (t - t.round()).abs() < 1e-9 {
+        format!("{t:.0}")
+    } else if (t * 10.0 - (t * 10.0).round()).abs() < 1e-9 {
+        format!("{t:.1}")
+    } else {
+        format!("{t:.2}")
+    }
 }
 
 /// An axis figure in three significant digits: 12.3M, 456k; negatives keep their sign.
 pub fn compact(v: f64) -> String {
     let a = v.abs();
-    let (scaled, suffix) = if a >= 1e6 { (a / 1e6, "M") } else if a >= 1e3 { (a / 1e3, "k") } else { (a, "") };
-    let digits = if scaled >= 100.0 { 0 } else if scaled >= 10.0 { 1 } else { 2 };
+    let (scaled, suffix) = if a >= 1e6 {
+        (a / 1e6, "M")
+    } else if a >= 1e3 {
+        (a / 1e3, "k")
+    } else {
+        (a, "")
+    };
+    let digits = if scaled >= 100.0 {
+        0
+    } else if scaled >= 10.0 {
+        1
+    } else {
+        2
+    };
     format!("{}{scaled:.digits$}{suffix}", if v < 0.0 { "-" } else { "" })
 }
 
@@ -196,13 +273,17 @@ mod tests {
 
     #[test]
     fn figures_are_compact_and_keep_their_sign() {
-        assert_eq!([compact(15_483_600.0), compact(456_789.0), compact(1_234.0), compact(0.0)], ["15.5M", "457k", "1.23k", "0.00"]);
+        assert_eq!(
+            [compact(15_483_600.0), compact(456_789.0), compact(1_234.0), compact(0.0)],
+            ["15.5M", "457k", "1.23k", "0.00"]
+        );
         assert_eq!(compact(-204_549.72), "-205k");
     }
 
     #[test]
     fn ratio_axis_is_logarithmic_and_marks_one() {
-        let svg = ratio_chart(&[row("node fast / uuid", 4.0, (3.5, 4.6), "faster"), row("A/A", 1.0, (0.99, 1.01), "tie")]);
+        let svg =
+            ratio_chart(&[row("node fast / uuid", 4.0, (3.5, 4.6), "faster"), row("A/A", 1.0, (0.99, 1.01), "tie")]);
         assert!(svg.contains("class=\"one\""));
         assert!(svg.contains(">1x<") && svg.contains(">2x<"), "{svg}");
         // On a log axis 2x sits halfway between 1x and 4x.
@@ -219,13 +300,19 @@ mod tests {
 
     #[test]
     fn level_chart_starts_at_zero_and_has_no_negative_labels() {
-        let svg = level_chart(&[LevelRow { label: "go uuid".into(), median: 2.0e5, min: 1.9e5, max: 2.1e5, class: "bar base" }], "msgs/s");
+        let svg = level_chart(
+            &[LevelRow { label: "go uuid".into(), median: 2.0e5, min: 1.9e5, max: 2.1e5, class: "bar base" }],
+            "msgs/s",
+        );
         assert!(svg.contains(">0.00<") && !svg.contains(">-"), "{svg}");
     }
 
     #[test]
     fn dots_share_one_axis_that_stays_at_or_above_zero() {
-        let rows = [DotRow { label: "go uuid".into(), samples: vec![(1, 10.0), (3, 30.0)] }, DotRow { label: "go fast".into(), samples: vec![(2, 20.0)] }];
+        let rows = [
+            DotRow { label: "go uuid".into(), samples: vec![(1, 10.0), (3, 30.0)] },
+            DotRow { label: "go fast".into(), samples: vec![(2, 20.0)] },
+        ];
         let svg = dot_chart(&rows);
         let cx: Vec<f64> = svg.split("cx=\"").skip(1).map(|s| s.split('"').next().unwrap().parse().unwrap()).collect();
         assert_eq!(cx.len(), 3, "{svg}");

@@ -64,7 +64,18 @@ mod tests {
         assert_eq!(headers(Mode::Mint), ["syscalls/ID", "getrandom/1000 IDs", "alloc B/ID", "CPU ns/ID", "steal %"]);
         assert_eq!(
             headers(Mode::Producer),
-            ["batch RTT p50, us", "p99, us", "p99.9, us", "syscalls/msg", "sends/batch", "recvs/batch", "getrandom/1000 IDs", "alloc B/msg", "CPU ns/msg", "steal %"]
+            [
+                "batch RTT p50, us",
+                "p99, us",
+                "p99.9, us",
+                "syscalls/msg",
+                "sends/batch",
+                "recvs/batch",
+                "getrandom/1000 IDs",
+                "alloc B/msg",
+                "CPU ns/msg",
+                "steal %"
+            ]
         );
     }
 }

@@ -9,10 +9,10 @@ use super::columns;
 use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
 use super::state::{Report, WorkloadReport};
+use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
 use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
 use crate::runner::model::{Arm, Warning};
-use crate::producer::Mode;
 use crate::stats::Verdict;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
@@ -32,9 +32,19 @@ impl Render for Html {
 
 fn page(report: &Report) -> String {
     let mut out = String::new();
-    let _ = write!(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}{}</style></head><body>\n", esc(&report.name), charts::STYLE);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}{}</style></head><body>\n",
+        esc(&report.name),
+        charts::STYLE
+    );
     let _ = writeln!(out, "<h1>{}</h1>", esc(&report.name));
-    let _ = writeln!(out, "<p class=\"status {}\">{}</p>", if report.complete { "complete" } else { "incomplete" }, esc(&report.status_line()));
+    let _ = writeln!(
+        out,
+        "<p class=\"status {}\">{}</p>",
+        if report.complete { "complete" } else { "incomplete" },
+        esc(&report.status_line())
+    );
     if let Some(d) = &report.description {
         let _ = writeln!(out, "<p>{}</p>", esc(d));
     }
@@ -61,10 +71,14 @@ fn workload(w: &WorkloadReport, out: &mut String) {
     let _ = writeln!(out, "<section class=\"workload\" id=\"workload-{}\"><h2>{}</h2>", esc(&w.name), esc(&w.name));
     let _ = writeln!(out, "<p>This workload alone: <code>{}</code></p>", esc(&w.command));
     if let Some(a) = &w.analysis {
-        let _ = writeln!(out, "<h3>Each comparison: ratio of after to before, with its 95% interval (log axis; 1.0 is no change)</h3>");
+        let _ = writeln!(
+            out,
+            "<h3>Each comparison: ratio of after to before, with its 95% interval (log axis; 1.0 is no change)</h3>"
+        );
         out.push_str(&charts::ratio_chart(&headline(a)));
         for (sdk, rows) in levels(&w.arms, &a.arms) {
-            let _ = writeln!(out, "<h3>{}: median {} (whiskers: min to max), on its own axis</h3>", esc(&sdk), w.unit());
+            let _ =
+                writeln!(out, "<h3>{}: median {} (whiskers: min to max), on its own axis</h3>", esc(&sdk), w.unit());
             out.push_str(&charts::level_chart(&rows, w.unit()));
         }
         let _ = writeln!(out, "<h3>Every timed run</h3>");
@@ -75,7 +89,13 @@ fn workload(w: &WorkloadReport, out: &mut String) {
     if let Some(checks) = &w.budgets {
         let failed: Vec<_> = w.failed_budgets().collect();
         let class = if failed.is_empty() { "passed" } else { "failed" };
-        let _ = writeln!(out, "<div class=\"budgets {class}\"><h3>Budgets: {}</h3><p>{} of {} met.</p>", class.to_uppercase(), checks.len() - failed.len(), checks.len());
+        let _ = writeln!(
+            out,
+            "<div class=\"budgets {class}\"><h3>Budgets: {}</h3><p>{} of {} met.</p>",
+            class.to_uppercase(),
+            checks.len() - failed.len(),
+            checks.len()
+        );
         for c in failed {
             let _ = writeln!(out, "<pre class=\"budget-failure\">{}</pre>", esc(&c.failure_text()));
         }
@@ -95,8 +115,12 @@ fn class_of(arm: &Arm) -> &'static str {
 
 fn verdicts(w: &WorkloadReport, out: &mut String) {
     let Some(a) = &w.analysis else { return };
-    let (p1, p2) = if w.settings.design.blocks() { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
-    let _ = writeln!(out, "<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>{p1}</th><th>{p2}</th><th>verdict</th></tr>");
+    let (p1, p2) =
+        if w.settings.design.blocks() { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
+    let _ = writeln!(
+        out,
+        "<h3>Verdicts</h3>\n<table class=\"verdicts\"><tr><th>SDK</th><th>before</th><th>after</th><th>change</th><th>95% CI of ratio</th><th>{p1}</th><th>{p2}</th><th>verdict</th></tr>"
+    );
     let control = a.control.iter().zip(control_words(a));
     for (c, verdict) in a.comparisons.iter().chain(&a.twins).map(|c| (c, verdict_words(c))).chain(control) {
         let k = &c.comparison;
@@ -120,7 +144,10 @@ fn verdicts(w: &WorkloadReport, out: &mut String) {
 fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
     let columns = columns::measured(mode);
     let headers: String = columns.iter().map(|c| format!("<th>{}</th>", esc(&c.header))).collect();
-    let _ = writeln!(out, "<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>");
+    let _ = writeln!(
+        out,
+        "<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>"
+    );
     for a in arms {
         let cells: String = columns.iter().map(|c| format!("<td>{}</td>", (c.cell)(a))).collect();
         let _ = writeln!(
@@ -154,11 +181,16 @@ fn headline(a: &Analysis) -> Vec<RatioRow> {
         let title = format!("{label}: {} ({})", change(k), k.verdict.label());
         RatioRow { label, ratio: k.ratio, ci95: k.ratio_ci95, class, title }
     };
-    let pairs = a.comparisons.iter().map(|c| row(c, format!("{} {} / {}{}", c.sdk, c.after, c.before, if c.paired.is_some() { " (paired)" } else { "" })));
+    let pairs = a.comparisons.iter().map(|c| {
+        row(c, format!("{} {} / {}{}", c.sdk, c.after, c.before, if c.paired.is_some() { " (paired)" } else { "" }))
+    });
     // Paired mode: each SDK's in-process A/A, its own noise floor.
     let twins = a.twins.iter().map(|c| row(c, format!("A/A in-process: {} {}", c.sdk, c.before)));
     // Short enough for the chart's label column: the variants' names say "control B" / "control A".
-    let control = a.control.iter().map(|c| row(c, format!("A/A control: {} {} B / A", c.sdk, c.before.split(' ').next().unwrap_or_default())));
+    let control = a
+        .control
+        .iter()
+        .map(|c| row(c, format!("A/A control: {} {} B / A", c.sdk, c.before.split(' ').next().unwrap_or_default())));
     pairs.chain(twins).chain(control).collect()
 }
 
@@ -202,7 +234,8 @@ fn inline_markdown(text: &str) -> String {
 }
 
 fn warnings<'a>(list: impl Iterator<Item = &'a Warning>, out: &mut String) {
-    let items: Vec<String> = list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
+    let items: Vec<String> =
+        list.map(|w| format!("<li>{}. <b>Fix:</b> {}.</li>", esc(&w.cause), esc(&w.fix))).collect();
     if !items.is_empty() {
         let _ = writeln!(out, "<h3>Warnings</h3><ul class=\"warnings\">{}</ul>", items.concat());
     }

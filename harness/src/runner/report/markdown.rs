@@ -7,10 +7,10 @@ use super::render::Render;
 use super::state::{Report, WorkloadReport, unit};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
-use crate::stats::Verdict;
-use crate::stats::paired::PairedComparison;
 use crate::runner::format::{change, p_value, ratio_ci, thousands};
 use crate::runner::model::{Design, Warning};
+use crate::stats::Verdict;
+use crate::stats::paired::PairedComparison;
 
 pub struct Markdown;
 
@@ -31,7 +31,10 @@ impl Render for Markdown {
             let s = &w.settings;
             let _ = writeln!(out, "\n## {}\n", w.name);
             let payload = match s.mode {
-                Mode::Producer => format!(" (payload {} B/message)", crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len())),
+                Mode::Producer => format!(
+                    " (payload {} B/message)",
+                    crate::wire::PayloadSpec::new(s.bits, s.pack).map_or(0, |p| p.len())
+                ),
                 Mode::Mint => String::new(),
             };
             let _ = writeln!(out, "- Settings: {}{payload}; {}", s.line(), design(s));
@@ -128,7 +131,11 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
     let paired = w.settings.design.blocks();
     let (p1, p2) = if paired { ("p (paired t)", "p (Wilcoxon)") } else { ("p (Welch)", "p (Mann-Whitney)") };
     if !a.comparisons.is_empty() || a.control.is_some() {
-        let _ = writeln!(out, "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | {p1} | {p2} | {} | verdict |", if paired { "design" } else { "paired by round" });
+        let _ = writeln!(
+            out,
+            "| SDK | before, {unit} | after | after, {unit} | change | 95% CI of ratio | {p1} | {p2} | {} | verdict |",
+            if paired { "design" } else { "paired by round" }
+        );
         let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     }
     for c in a.comparisons.iter().chain(&a.twins) {
@@ -138,13 +145,35 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             None => (k.welch.p, k.mann_whitney.p),
         };
         // The spread across processes, and what their own blocks alone would give.
-        let spread = |p: &PairedComparison| c.blocks_sd_pct.map_or(String::new(), |b| format!("; spread {:.2}% (blocks {b:.2}%)", 100.0 * p.t.sd));
+        let spread = |p: &PairedComparison| {
+            c.blocks_sd_pct.map_or(String::new(), |b| format!("; spread {:.2}% (blocks {b:.2}%)", 100.0 * p.t.sd))
+        };
         let lockstep = w.settings.design == Design::Lockstep;
-        let in_flight = c.at_one_in_flight.as_ref().map_or(String::new(), |t| format!("; at one in flight {:+.1}% ({})", t.change_pct, t.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))));
+        let in_flight = c.at_one_in_flight.as_ref().map_or(String::new(), |t| {
+            format!(
+                "; at one in flight {:+.1}% ({})",
+                t.change_pct,
+                t.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))
+            )
+        });
         let side = match (&c.paired, &c.by_round) {
-            (Some(p), _) if c.after.ends_with("(A/A twin)") => format!("{} A/A{}", if lockstep { "lock-step" } else { "in-process" }, spread(p)),
-            (Some(p), _) => format!("{}, {} {}{}{}{in_flight}", if lockstep { "lock-step" } else { "paired" }, p.processes, if lockstep { "sets" } else { "processes" }, c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")), spread(p)),
-            (None, Some(r)) => format!("{:+.1}% ({}, p {})", r.change_pct, r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")), p_value(r.t.p)),
+            (Some(p), _) if c.after.ends_with("(A/A twin)") => {
+                format!("{} A/A{}", if lockstep { "lock-step" } else { "in-process" }, spread(p))
+            }
+            (Some(p), _) => format!(
+                "{}, {} {}{}{}{in_flight}",
+                if lockstep { "lock-step" } else { "paired" },
+                p.processes,
+                if lockstep { "sets" } else { "processes" },
+                c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")),
+                spread(p)
+            ),
+            (None, Some(r)) => format!(
+                "{:+.1}% ({}, p {})",
+                r.change_pct,
+                r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")),
+                p_value(r.t.p)
+            ),
             (None, None) => "-".into(),
         };
         let _ = writeln!(
@@ -201,13 +230,29 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             }
         }
     }
-    let measured: Vec<&ArmAnalysis> = a.arms.iter().filter(|x| x.latency.is_some() || x.syscalls.is_some() || x.alloc_bytes_per_msg.is_some() || x.cpu_ns_per_msg.is_some() || x.steal_pct.is_some()).collect();
+    let measured: Vec<&ArmAnalysis> = a
+        .arms
+        .iter()
+        .filter(|x| {
+            x.latency.is_some()
+                || x.syscalls.is_some()
+                || x.alloc_bytes_per_msg.is_some()
+                || x.cpu_ns_per_msg.is_some()
+                || x.steal_pct.is_some()
+        })
+        .collect();
     if !measured.is_empty() {
         let columns = columns::measured(w.settings.mode);
-        let _ = writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
+        let _ =
+            writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
         let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
         for x in measured {
-            let _ = writeln!(out, "| {} |{}", x.label, columns.iter().map(|c| format!(" {} |", (c.cell)(x))).collect::<String>());
+            let _ = writeln!(
+                out,
+                "| {} |{}",
+                x.label,
+                columns.iter().map(|c| format!(" {} |", (c.cell)(x))).collect::<String>()
+            );
         }
     }
 }
@@ -230,7 +275,9 @@ pub fn verdict_words(c: &ComparisonRow) -> String {
         Verdict::Noise => {
             let within = c.half_width_pct().map_or(String::new(), |h| format!(" within ±{h:.2}%"));
             // Past a number a user could run, the figure says only that runs will not settle it.
-            let runs = k.runs_needed.map_or(String::new(), |n| if n > 1000 { "; more than 1,000 runs would tell".into() } else { format!("; {n} runs would tell") });
+            let runs = k.runs_needed.map_or(String::new(), |n| {
+                if n > 1000 { "; more than 1,000 runs would tell".into() } else { format!("; {n} runs would tell") }
+            });
             format!("~ (tie){within}{runs}")
         }
         v => v.describe(c.runs()),
@@ -241,7 +288,14 @@ pub fn verdict_words(c: &ComparisonRow) -> String {
 pub fn budgets(w: &WorkloadReport, out: &mut String) {
     let Some(checks) = &w.budgets else { return };
     let failed: Vec<_> = w.failed_budgets().collect();
-    let _ = writeln!(out, "\nBudgets of {}: {} ({} of {} met)", w.name, if failed.is_empty() { "PASSED" } else { "FAILED" }, checks.len() - failed.len(), checks.len());
+    let _ = writeln!(
+        out,
+        "\nBudgets of {}: {} ({} of {} met)",
+        w.name,
+        if failed.is_empty() { "PASSED" } else { "FAILED" },
+        checks.len() - failed.len(),
+        checks.len()
+    );
     for c in failed {
         let _ = writeln!(out, "\n```\n{}\n```", c.failure_text());
     }
@@ -255,7 +309,12 @@ mod tests {
 
     /// An analysis of an A/A control (B: A's samples in reverse order) and rust uuid and fast.
     fn analysis(control: &[f64], uuid: &[f64], fast: &[f64]) -> Analysis {
-        let arms = [arm("rust", "threadrng", Some('A'), (0, 4), control), arm("rust", "threadrng", Some('B'), (1, 4), &control.iter().rev().copied().collect::<Vec<_>>()), arm("rust", "uuid", None, (2, 4), uuid), arm("rust", "fast", None, (3, 4), fast)];
+        let arms = [
+            arm("rust", "threadrng", Some('A'), (0, 4), control),
+            arm("rust", "threadrng", Some('B'), (1, 4), &control.iter().rev().copied().collect::<Vec<_>>()),
+            arm("rust", "uuid", None, (2, 4), uuid),
+            arm("rust", "fast", None, (3, 4), fast),
+        ];
         Analysis::of(&arms, &baseline_pairs(&arms))
     }
 
@@ -263,7 +322,11 @@ mod tests {
     fn two_runs_of_a_large_difference_give_no_verdict_word() {
         let a = analysis(&[1000.0, 1002.0], &[100.0, 101.0], &[500.0, 502.0]);
         let c = &a.comparisons[0];
-        assert!(c.comparison.change_pct > 300.0 && c.comparison.welch.p.is_some_and(|p| p < 0.05), "a large, significant-looking difference: {:?}", c.comparison);
+        assert!(
+            c.comparison.change_pct > 300.0 && c.comparison.welch.p.is_some_and(|p| p < 0.05),
+            "a large, significant-looking difference: {:?}",
+            c.comparison
+        );
         let words = verdict_words(c);
         assert_eq!(words, "too few runs (n=2)");
         for verdict in ["faster", "slower", "~", "tie", "noise"] {
@@ -273,8 +336,15 @@ mod tests {
 
     #[test]
     fn an_a_a_control_of_one_run_is_unknown_not_stable() {
-        assert_eq!(control_words(&analysis(&[1000.0], &[100.0], &[500.0])).as_deref(), Some("unknown: too few runs (n=1)"));
+        assert_eq!(
+            control_words(&analysis(&[1000.0], &[100.0], &[500.0])).as_deref(),
+            Some("unknown: too few runs (n=1)")
+        );
         let steady = [1000.0, 1001.0, 999.0, 1000.5, 999.5];
-        assert_eq!(control_words(&analysis(&steady, &steady, &steady)).as_deref(), Some("stable"), "five steady runs a side are tested");
+        assert_eq!(
+            control_words(&analysis(&steady, &steady, &steady)).as_deref(),
+            Some("stable"),
+            "five steady runs a side are tested"
+        );
     }
 }

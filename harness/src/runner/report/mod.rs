@@ -13,8 +13,8 @@ mod terminal;
 
 use std::path::{Path, PathBuf};
 
-pub use render::Render;
 pub use columns::per;
+pub use render::Render;
 pub use state::{Report, WorkloadReport, unit};
 pub use terminal::Terminal;
 

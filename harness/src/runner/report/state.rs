@@ -5,10 +5,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::machine::{self, Machine};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::machine::{self, Machine};
 use crate::runner::model::{Arm, RunRecord, SyscallCounts, Warning};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
@@ -121,7 +121,10 @@ impl Report {
         let w = &mut self.workloads[workload];
         match counts {
             Ok(c) => w.arms[arm].syscalls = Some(c),
-            Err(why) => w.warnings.push(Warning { cause: why, fix: "see the error above; the throughput results do not depend on these runs".into() }),
+            Err(why) => w.warnings.push(Warning {
+                cause: why,
+                fix: "see the error above; the throughput results do not depend on these runs".into(),
+            }),
         }
         self.runs_done += runs;
         w.analyse();
