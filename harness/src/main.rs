@@ -52,7 +52,7 @@ struct SettingsArgs {
 
 #[derive(clap::Args)]
 struct MintReportArgs {
-    /// The raw sample file a folder's bench.sh wrote.
+    /// The raw sample file a folder's mint-bench.sh wrote.
     raw: std::path::PathBuf,
     /// Where to write sdk-<lang>-mint.json and .md.
     #[arg(long, default_value = "results")]

@@ -1,5 +1,5 @@
 //! `harness mint-report`: the one writer of `results/sdk-<lang>-mint.{json,md}`. Each SDK folder's
-//! `bench.sh` runs its language's own benchmark tool and hands its samples over in the raw file
+//! `mint-bench.sh` runs its language's own benchmark tool and hands its samples over in the raw file
 //! of sdks/README.md ("Native mint benchmarks"); this module summarises them in one schema, so
 //! every language's report can be read by the same program.
 
@@ -191,7 +191,7 @@ mod tests {
             lang: "go".into(),
             tool: "go test -bench".into(),
             tool_version: "go1.26".into(),
-            command: "sdks/go/bench.sh results".into(),
+            command: "sdks/go/mint-bench.sh results".into(),
             strategies: strategies
                 .iter()
                 .map(|(n, v)| RawStrategy { name: (*n).into(), ns_per_id: v.to_vec() })

@@ -1,6 +1,6 @@
 """pyperf benchmark of minting message IDs with every strategy as the producer does (one `fill`
 per batch of BATCH IDs, each ID then read once), plus the alternates `fast` was chosen from. Run
-through bench.sh, which turns pyperf's JSON into the raw sample file."""
+through mint-bench.sh, which turns pyperf's JSON into the raw sample file."""
 
 import time
 from functools import partial

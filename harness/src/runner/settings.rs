@@ -898,7 +898,7 @@ impl Layer {
             .collect::<anyhow::Result<Vec<_>>>()?;
         if let Some(other) = s.sdks.iter().find(|name| *name != "rust").filter(|_| s.mode == Mode::Mint) {
             bail!(
-                "MODE=mint runs the Rust strategies only (SDK={other}); sdks/<lang>/bench.sh measures node's, java's, go's, csharp's and python's mint paths, and target/release/iggy-producer with MODE=mint the released Rust client's (sdks/iggy/README.md)"
+                "MODE=mint runs the Rust strategies only (SDK={other}); sdks/<lang>/mint-bench.sh measures node's, java's, go's, csharp's and python's mint paths, and target/release/iggy-producer with MODE=mint the released Rust client's (sdks/iggy/README.md)"
             );
         }
         for sdk in &sdks {
@@ -1359,7 +1359,7 @@ mod tests {
 
     /// The environment a reproducing command sets, read back as a layer.
     fn layer_of_command(command: &str) -> Layer {
-        let env = command.strip_suffix(" scripts/bench.sh").expect("a bench.sh command");
+        let env = command.strip_suffix(" scripts/bench.sh").expect("a mint-bench.sh command");
         env.split(' ').fold(Layer::default(), |layer, pair| {
             let (name, value) = pair.split_once('=').expect("NAME=value");
             layer.with(SETTINGS.iter().find(|s| s.env == name).expect("a setting"), value, Source::Env)

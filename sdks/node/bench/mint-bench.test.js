@@ -8,9 +8,9 @@ test('the rows: every lean strategy, and the lean fast path one ID per call', ()
 });
 
 test('the raw sample file: every row with its samples in ns per ID', async () => {
-  const raw = JSON.parse(JSON.stringify(await rawSamples('sdks/node/bench.sh results', { minCpuMs: 1, minSamples: 20 })));
+  const raw = JSON.parse(JSON.stringify(await rawSamples('sdks/node/mint-bench.sh results', { minCpuMs: 1, minSamples: 20 })));
   assert.deepEqual(Object.keys(raw), ['lang', 'tool', 'tool_version', 'command', 'strategies']);
-  assert.deepEqual([raw.lang, raw.tool, raw.command], ['node', 'mitata', 'sdks/node/bench.sh results']);
+  assert.deepEqual([raw.lang, raw.tool, raw.command], ['node', 'mitata', 'sdks/node/mint-bench.sh results']);
   assert.match(raw.tool_version, /^\d+\.\d+\.\d+ \(node v\d+/);
   assert.deepEqual(raw.strategies.map((s) => s.name), ROWS.map((row) => row.name));
   for (const { name, ns_per_id: samples } of raw.strategies) {

@@ -30,7 +30,7 @@ func TestTheRawFileHoldsEverySampleInTheContractsShape(t *testing.T) {
 	if err := os.WriteFile(in, []byte(benchOutput), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(in, out, "sdks/go/bench.sh results"); err != nil {
+	if err := run(in, out, "sdks/go/mint-bench.sh results"); err != nil {
 		t.Fatal(err)
 	}
 	written, err := os.ReadFile(out)
@@ -53,7 +53,7 @@ func TestTheRawFileHoldsEverySampleInTheContractsShape(t *testing.T) {
 	if err := json.Unmarshal(written, &raw); err != nil {
 		t.Fatal(err)
 	}
-	if raw.Lang != "go" || raw.Tool != "go test -bench" || !strings.HasPrefix(raw.ToolVersion, "go1.") || raw.Command != "sdks/go/bench.sh results" {
+	if raw.Lang != "go" || raw.Tool != "go test -bench" || !strings.HasPrefix(raw.ToolVersion, "go1.") || raw.Command != "sdks/go/mint-bench.sh results" {
 		t.Errorf("header %+v", raw)
 	}
 	want := []Strategy{{"uuid", []float64{401.5, 398}}, {"fast", []float64{12.25, 12.5}}}

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Turns JMH's JSON result file (bench.sh's run of {@link MintBenchmark}) into the contract's raw
+ * Turns JMH's JSON result file (mint-bench.sh's run of {@link MintBenchmark}) into the contract's raw
  * sample file for {@code harness mint-report}: every measurement iteration of every strategy, in ns
  * per ID. Usage: {@code JmhSamples JMH_JSON RAW_OUT COMMAND}.
  */

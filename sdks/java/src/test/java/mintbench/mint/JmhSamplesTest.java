@@ -19,14 +19,14 @@ class JmhSamplesTest {
 
     @Test
     void everyIterationBecomesASampleOfItsStrategy() throws Exception {
-        JsonNode raw = JmhSamples.raw(new ObjectMapper().readTree(JMH_JSON), "sdks/java/bench.sh results");
+        JsonNode raw = JmhSamples.raw(new ObjectMapper().readTree(JMH_JSON), "sdks/java/mint-bench.sh results");
         List<String> fields = new ArrayList<>();
         raw.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("lang", "tool", "tool_version", "command", "strategies"), fields);
         assertEquals("java", raw.get("lang").asText());
         assertEquals("JMH", raw.get("tool").asText());
         assertEquals("1.37 on OpenJDK 64-Bit Server VM 17.0.15+6", raw.get("tool_version").asText());
-        assertEquals("sdks/java/bench.sh results", raw.get("command").asText());
+        assertEquals("sdks/java/mint-bench.sh results", raw.get("command").asText());
         assertEquals("[{\"name\":\"uuid\",\"ns_per_id\":[310.5,305.25,300.0]},"
                 + "{\"name\":\"aesctr\",\"ns_per_id\":[9.5,10.25]},"
                 + "{\"name\":\"preset\",\"ns_per_id\":[1.5]},"

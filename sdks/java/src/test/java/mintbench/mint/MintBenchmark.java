@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Mint-only cost per 16-byte ID of every strategy: one ID per call as the lean send path mints
  * ({@code mint}, {@code pooled}), or a batch's IDs in one call as the faithful one does ({@code mintBatch}).
- * bench.sh runs it; add {@code -prof gc} by hand for bytes per ID.
+ * mint-bench.sh runs it; add {@code -prof gc} by hand for bytes per ID.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

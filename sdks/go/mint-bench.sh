@@ -3,12 +3,12 @@
 # -bench` over every strategy, COUNT runs each (default 10, about a minute),
 # its samples extracted into a raw file that `harness mint-report` turns into
 # OUTDIR/sdk-go-mint.json and .md.
-# Usage: sdks/go/bench.sh [OUTDIR]    (default: results/ at the repo root)
+# Usage: sdks/go/mint-bench.sh [OUTDIR]    (default: results/ at the repo root)
 # Environment: COUNT, runs per strategy (a whole number >= 1, default 10). Needs
 # target/release/harness (cargo build --release -p harness).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../mint-bench.sh"
+source "$here/../mint-bench-common.sh"
 mint_bench_start go "$@"
 count=${COUNT:-10}
 if [[ ! $count =~ ^[1-9][0-9]*$ ]]; then

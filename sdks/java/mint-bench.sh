@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The Java mint-only benchmark: JMH over every strategy and the pool-size sweep (about two
 # minutes), its samples handed to `harness mint-report`, which writes OUTDIR/sdk-java-mint.json
-# and .md. Usage: sdks/java/bench.sh [OUTDIR] (default: results/ of the repo).
+# and .md. Usage: sdks/java/mint-bench.sh [OUTDIR] (default: results/ of the repo).
 # Builds target/release/harness first; reads no environment variables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../mint-bench.sh"
+source "$here/../mint-bench-common.sh"
 mint_bench_usage java "$@"
 (cd "$here/../.." && cargo build -q --release -p harness)
 mint_bench_start java "$@"

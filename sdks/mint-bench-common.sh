@@ -1,4 +1,4 @@
-# Sourced by each sdks/<lang>/bench.sh [OUTDIR] (README.md, "Native mint benchmarks"): the start
+# Sourced by each sdks/<lang>/mint-bench.sh [OUTDIR] (README.md, "Native mint benchmarks"): the start
 # and the end every native mint benchmark shares.
 #   mint_bench_usage LANG "$@"   answers -h/--help with the calling script's header comment and
 #                                refuses any other option; mint_bench_start calls it first
@@ -13,7 +13,7 @@ mint_bench_usage() {
   shift
   for arg in "$@"; do case "$arg" in
     -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    -*) echo "error: sdks/$lang/bench.sh has no option $arg; it takes one OUTDIR (see --help)" >&2; exit 2 ;;
+    -*) echo "error: sdks/$lang/mint-bench.sh has no option $arg; it takes one OUTDIR (see --help)" >&2; exit 2 ;;
   esac; done
 }
 
@@ -22,12 +22,12 @@ mint_bench_start() {
   shift
   mint_bench_usage "$lang" "$@"
   if (($# > 1)); then
-    echo "error: sdks/$lang/bench.sh takes one OUTDIR argument, got $#" >&2
+    echo "error: sdks/$lang/mint-bench.sh takes one OUTDIR argument, got $#" >&2
     exit 2
   fi
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   outdir=$(realpath -m -- "${1:-$root/results}")
-  invocation="sdks/$lang/bench.sh${1:+ $(printf %q "$1")}"
+  invocation="sdks/$lang/mint-bench.sh${1:+ $(printf %q "$1")}"
   harness=$root/target/release/harness
   if ! "$harness" mint-report --help >/dev/null 2>&1; then
     echo "error: $harness has no mint-report command; build it with: cargo build --release -p harness" >&2
