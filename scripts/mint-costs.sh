@@ -8,11 +8,12 @@
 #   AES-128 floor        10 rounds per 16 bytes at the instruction tables' rate for this CPU's cores
 #                        (/proc/cpuinfo), in ns at the clock a chain of dependent adds measures; each
 #                        source's 1-thread ns/ID is reported over it
-# mint-cost (idgen/examples/mint-cost.rs) reads the counts, writes results/mint-costs.md and
-# .json, and rewrites the measured tables in idgen/README.md and README.md. Takes a few minutes.
+# mint-cost (idgen/examples/mint-cost.rs) reads the counts and writes results/mint-costs.json;
+# `harness mint-costs` writes results/mint-costs.md from it, and `harness docs` the documents'
+# generated blocks (idgen/README.md, README.md, docs/). Takes a few minutes.
 #   scripts/mint-costs.sh            N=262144 IDs per counted run, RUNS=5 timed runs
 #   N=1048576 RUNS=3 scripts/mint-costs.sh
-#   scripts/mint-costs.sh --docs     only rewrite the tables from results/mint-costs.json
+#   scripts/mint-costs.sh --docs     only rewrite the .md and the blocks from results/mint-costs.json
 # Environment: N and RUNS (whole numbers >= 1). Installs valgrind and strace with apt-get when
 # missing.
 set -euo pipefail
@@ -32,15 +33,19 @@ if [ "$docs_only" = 0 ]; then
     [[ ${!var} =~ ^[1-9][0-9]*$ ]] || { echo "error: $var=${!var} is not a whole number >= 1" >&2; exit 2; }
   done
 fi
-docs=(--doc idgen/README.md --doc README.md)
 bin=target/release/examples/mint-cost
 harness=target/release/harness
 
 echo "mint-costs: building" >&2
 cargo build --release --locked -q -p idgen --example mint-cost --features compare
 
+write_docs() {
+  "$harness" mint-costs results/mint-costs.json && "$harness" docs
+}
 if [ "$docs_only" = 1 ]; then
-  exec "$bin" docs --out results/mint-costs "${docs[@]}"
+  cargo build --release --locked -q -p harness --bin harness
+  write_docs
+  exit
 fi
 
 missing=()
@@ -66,4 +71,5 @@ for name in "${names[@]}"; do
 done
 
 "$bin" record --counts "$work" -n "$N" --runs "$RUNS" --command "N=$N RUNS=$RUNS scripts/mint-costs.sh" \
-  --out results/mint-costs "${docs[@]}"
+  --out results/mint-costs.json
+write_docs

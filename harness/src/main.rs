@@ -40,6 +40,22 @@ enum Command {
     Settings(SettingsArgs),
     /// Turn a language benchmark's raw samples (sdks/README.md) into results/sdk-<lang>-mint.json and .md.
     MintReport(MintReportArgs),
+    /// Write results/mint-costs.md from the JSON that scripts/mint-costs.sh measured.
+    MintCosts {
+        /// The JSON `mint-cost record` wrote.
+        #[arg(default_value = "results/mint-costs.json")]
+        json: std::path::PathBuf,
+    },
+    /// Rewrite every generated block of README.md, idgen/README.md, docs/ and results/README.md
+    /// from the committed result files (with --check: only say which differ, and fail).
+    Docs(DocsArgs),
+}
+
+#[derive(clap::Args)]
+struct DocsArgs {
+    /// Change nothing; fail naming every document whose blocks differ from the result files.
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(clap::Args)]
@@ -91,6 +107,23 @@ struct SinkArgs {
     upstream: Option<String>,
 }
 
+fn docs(check: bool) -> anyhow::Result<()> {
+    let found = harness::docs::update(&runner::sdk::repo_root(), check)?;
+    let names = found.stale.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+    match (check, found.stale.is_empty()) {
+        (_, true) => println!("every generated block matches the result files"),
+        (true, false) => anyhow::bail!("generated blocks differ from the result files in {names}: run `harness docs`"),
+        (false, false) => println!("rewrote {names}"),
+    }
+    if !found.hand_typed.is_empty() {
+        anyhow::bail!(
+            "figures typed by hand outside generated blocks (put each in a block or link to its result file): {}",
+            found.hand_typed.join(", ")
+        );
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -110,6 +143,8 @@ fn main() -> ExitCode {
         Command::MintReport(args) => harness::mint_report::write(&args.raw, &args.results_dir).map(|written| {
             println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
         }),
+        Command::MintCosts { json } => harness::mint_costs::write(&json).map(|md| println!("wrote {}", md.display())),
+        Command::Docs(args) => docs(args.check),
         Command::Vectors => {
             println!("{}", serde_json::to_string_pretty(&vectors::generate()).expect("serializable"));
             Ok(())

@@ -3,11 +3,10 @@
 //!
 //! - `mint-cost run NAME -n N` mints N IDs with one source, for callgrind (instructions) and
 //!   strace (getrandom calls); `baseline` is the same batch loop minting nothing.
-//! - `mint-cost record --counts DIR --runs R --out results/mint-costs --doc README.md ...` times
-//!   every source itself (1 and 2 threads), reads DIR's callgrind and `harness syscalls` outputs, sets
-//!   each source beside this CPU's AES-128 keystream floor, and writes `<out>.json`, `<out>.md` and
-//!   the measured block of each doc.
-//! - `mint-cost docs --out results/mint-costs --doc ...` rewrites the docs' blocks from the JSON.
+//! - `mint-cost record --counts DIR --runs R --out results/mint-costs.json` times every source
+//!   itself (1 and 2 threads), reads DIR's callgrind and `harness syscalls` outputs, sets each
+//!   source beside this CPU's AES-128 keystream floor, and writes the JSON; `harness mint-costs`
+//!   writes its Markdown, and `harness docs` the documents' blocks.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -25,8 +24,6 @@ const BATCH: usize = 1000;
 /// Batches per timed sample, samples per run.
 const SAMPLE_BATCHES: usize = 4;
 const SAMPLES: usize = 200;
-const MARK_BEGIN: &str = "<!-- mint-costs:begin -->";
-const MARK_END: &str = "<!-- mint-costs:end -->";
 
 #[derive(Clone, Copy, PartialEq)]
 enum Group {
@@ -291,19 +288,9 @@ enum Cmd {
         /// The command to record as the one that made the results.
         #[arg(long)]
         command: String,
-        /// Results path without extension: writes .json and .md.
+        /// Where to write the results, as JSON (`harness mint-costs` turns it into Markdown).
         #[arg(long)]
         out: PathBuf,
-        /// Docs whose measured block to rewrite.
-        #[arg(long)]
-        doc: Vec<PathBuf>,
-    },
-    /// Rewrite the docs' measured blocks from `<out>.json`.
-    Docs {
-        #[arg(long)]
-        out: PathBuf,
-        #[arg(long)]
-        doc: Vec<PathBuf>,
     },
     /// The source names, one a line.
     List,
@@ -312,10 +299,7 @@ enum Cmd {
 fn main() -> ExitCode {
     let outcome = match Cmd::parse() {
         Cmd::Run { name, n } => run(&name, n),
-        Cmd::Record { counts, n, runs, command, out, doc } => {
-            record(&counts, n, runs, &command, &out).and_then(|json| write_docs(&json, &out, &doc))
-        }
-        Cmd::Docs { out, doc } => read_json(&out.with_extension("json")).and_then(|json| write_docs(&json, &out, &doc)),
+        Cmd::Record { counts, n, runs, command, out } => record(&counts, n, runs, &command, &out),
         Cmd::List => {
             SOURCES.iter().for_each(|s| println!("{}", s.0));
             Ok(())
@@ -384,10 +368,12 @@ fn callgrind_ir(dir: &Path, name: &str) -> Result<f64, String> {
 /// getrandom calls of `run NAME`, as `harness syscalls --trace getrandom` printed them.
 fn getrandom_calls(dir: &Path, name: &str) -> Result<f64, String> {
     let path = dir.join(format!("syscalls.{name}.json"));
-    read_json(&path)?["getrandom"].as_f64().ok_or_else(|| format!("{}: no getrandom count", path.display()))
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    json["getrandom"].as_f64().ok_or_else(|| format!("{}: no getrandom count", path.display()))
 }
 
-fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Result<Value, String> {
+fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Result<(), String> {
     if runs == 0 {
         return Err("--runs must be at least 1".into());
     }
@@ -483,149 +469,9 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
         "speedup_vs_uuid_new_v4": vs_uuid,
         "targets": targets,
     });
-    let json_path = out.with_extension("json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&json).expect("json") + "\n")
-        .map_err(|e| format!("{}: {e}", json_path.display()))?;
-    let md_path = out.with_extension("md");
-    std::fs::write(&md_path, markdown(&json)).map_err(|e| format!("{}: {e}", md_path.display()))?;
-    eprintln!("mint-cost: wrote {} and {}", json_path.display(), md_path.display());
-    Ok(json)
-}
-
-fn read_json(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn fmt_spread(v: &Value) -> String {
-    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-    format!("{:.2} ({:.2} .. {:.2})", f("median"), f("min"), f("max"))
-}
-
-/// The strategy table the docs carry and the results file starts with.
-fn table(json: &Value) -> Vec<String> {
-    let mut lines = vec![
-        "| source | Ir/ID | getrandom per 1000 IDs | ns/ID, 1 thread: median (min .. max) over runs | ns/ID, 2 threads | 2t / 1t | 1t / AES floor |".to_owned(),
-        "|---|---:|---:|---:|---:|---:|---:|".to_owned(),
-    ];
-    for r in json["strategies"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "| {} | {:.2} | {:.4} | {} | {} | {:.3} | {} |",
-            r["name"].as_str().unwrap_or("?"),
-            r["ir_per_id"].as_f64().unwrap_or(f64::NAN),
-            r["getrandom_per_1000"].as_f64().unwrap_or(f64::NAN),
-            fmt_spread(&r["ns_per_id"]),
-            fmt_spread(&r["ns_per_id_2_threads"]),
-            r["two_thread_ratio"].as_f64().unwrap_or(f64::NAN),
-            r["x_aes_floor"].as_f64().map_or("-".to_owned(), |x| format!("{x:.2}")),
-        ));
-    }
-    lines
-}
-
-/// One sentence on the AES-128 keystream floor: the table entry it comes from and the clock.
-fn floor_line(json: &Value) -> String {
-    let f = &json["aes_floor"];
-    if f["cpu"].is_null() {
-        return format!("AES-128 keystream floor: none ({}).", f["missing"].as_str().unwrap_or("not in this file"));
-    }
-    let num = |k: &str| f[k].as_f64().unwrap_or(f64::NAN);
-    format!(
-        "AES-128 keystream floor on {} ({}): {} rounds of {} at the instruction tables' reciprocal throughput of {} cycles \
-         ({} blocks an instruction), {:.2} cycles per 16 bytes; at the {:.2} GHz measured here (a chain of dependent adds) \
-         {:.3} ns per ID.",
-        f["cpu"].as_str().unwrap_or("?"),
-        f["cores"].as_str().unwrap_or("?"),
-        num("rounds"),
-        f["instruction"].as_str().unwrap_or("?"),
-        num("reciprocal_throughput_cycles"),
-        num("blocks_per_instruction"),
-        num("cycles_per_16_bytes"),
-        num("clock_ghz"),
-        num("ns_per_16_bytes"),
-    )
-}
-
-fn markdown(json: &Value) -> String {
-    let s = |k: &str| json[k].as_str().unwrap_or("?").to_owned();
-    let mut md = vec![
-        "# What one message ID costs".to_owned(),
-        String::new(),
-        "Generated by `scripts/mint-costs.sh`; do not edit. Ir/ID is callgrind's instruction count of".to_owned(),
-        "`mint-cost run NAME -n N` minus the same batch loop minting nothing (`baseline`), divided by N, so".to_owned(),
-        "a per-ID source's count includes storing the ID into its batch slot. User space only, so a".to_owned(),
-        "syscall shows as its wrapper. getrandom calls come".to_owned(),
-        "from `strace -f -c` on the same runs minus the baseline's. ns/ID is wall clock on a shared".to_owned(),
-        "machine: it moves from run to run, the instruction counts do not. valgrind offers no VAES or".to_owned(),
-        "AVX-512, so under callgrind the `aes` crate runs its AES-NI (one block per instruction) path:".to_owned(),
-        "an AES-128 block there is at least its 11 instructions (10 rounds and the first key's XOR) and".to_owned(),
-        "the store. The timed runs use whatever this CPU has. The last column is the 1-thread median over".to_owned(),
-        "the AES-128 keystream floor below: 10 rounds per 16 bytes at the instruction tables' rate.".to_owned(),
-        String::new(),
-        format!("- Command: `{}`", s("command")),
-        format!("- Date: {}", s("date")),
-        format!(
-            "- CPU: {} ({} cores seen, shared with other work); AES in hardware: {}",
-            s("cpu"),
-            s("cores"),
-            json["aes_hardware"]
-        ),
-        format!("- Fork model: {}", s("fork_model")),
-        format!("- Toolchain: {}; {}", s("toolchain"), s("valgrind")),
-        format!("- Timing: {}", s("timing")),
-        format!("- {}", floor_line(json)),
-        String::new(),
-    ];
-    md.extend(table(json));
-    md.push(String::new());
-    for r in json["strategies"].as_array().into_iter().flatten() {
-        md.push(format!("- `{}`: {}", r["name"].as_str().unwrap_or("?"), r["what"].as_str().unwrap_or("")));
-    }
-    md.push(String::new());
-    md.push(format!(
-        "`mint()` against `rand::random::<u128>()`: {}x; against `Uuid::new_v4()` (`uuid`): {}x (median (min .. max) of the runs' ratios).",
-        fmt_spread(&json["speedup_vs_rand_random_u128"]),
-        fmt_spread(&json["speedup_vs_uuid_new_v4"])
-    ));
-    md.extend([String::new(), "| target | value | met |".into(), "|---|---:|---|".into()]);
-    for t in json["targets"].as_array().into_iter().flatten() {
-        md.push(format!(
-            "| {} | {:.3} | {} |",
-            t["target"].as_str().unwrap_or("?"),
-            t["value"].as_f64().unwrap_or(f64::NAN),
-            if t["met"] == true { "yes" } else { "no" }
-        ));
-    }
-    md.join("\n") + "\n"
-}
-
-/// Replaces the text between the markers in each doc with the measured table.
-fn write_docs(json: &Value, out: &Path, docs: &[PathBuf]) -> Result<(), String> {
-    let mut block = vec![
-        MARK_BEGIN.to_owned(),
-        format!(
-            "From `{}` on {} ({}, {} cores), written to `{}`.",
-            json["command"].as_str().unwrap_or("?"),
-            json["date"].as_str().unwrap_or("?"),
-            json["cpu"].as_str().unwrap_or("?"),
-            json["cores"].as_str().unwrap_or("?"),
-            out.with_extension("md").display()
-        ),
-        floor_line(json),
-        String::new(),
-    ];
-    block.extend(table(json));
-    block.push(MARK_END.to_owned());
-    let block = block.join("\n");
-    for doc in docs {
-        let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {e}", doc.display()))?;
-        let (Some(begin), Some(end)) = (text.find(MARK_BEGIN), text.find(MARK_END)) else {
-            return Err(format!("{} has no mint-costs markers", doc.display()));
-        };
-        let new = format!("{}{block}{}", &text[..begin], &text[end + MARK_END.len()..]);
-        std::fs::write(doc, new).map_err(|e| format!("{}: {e}", doc.display()))?;
-        eprintln!("mint-cost: rewrote the measured block in {}", doc.display());
-    }
+    std::fs::write(out, serde_json::to_string_pretty(&json).expect("json") + "\n")
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("mint-cost: wrote {}", out.display());
     Ok(())
 }
 

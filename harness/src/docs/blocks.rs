@@ -1,0 +1,307 @@
+//! What each generated block holds, read from the committed result files as their writers left
+//! them (read as plain JSON, so a file recorded by an older revision still renders).
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use super::link;
+use crate::runner::settings;
+
+/// The body of block `name` in document `doc`.
+pub fn render(root: &Path, doc: &Path, name: &str) -> Result<String> {
+    let (kind, arg) = name.split_once(' ').unwrap_or((name, ""));
+    match (kind, arg) {
+        ("settings", "") => Ok(settings::table()),
+        ("at-a-glance", file) if !file.is_empty() => at_a_glance(root, doc, file),
+        ("calibration", file) if !file.is_empty() => calibration(root, doc, file),
+        ("mint-costs", "") => mint_costs(root, doc),
+        ("native-mint", "") => native_mint(root, doc),
+        ("results-index", "") => results_index(root),
+        _ => bail!(
+            "no such block (settings, at-a-glance RESULT, calibration RESULT, mint-costs, native-mint, results-index)"
+        ),
+    }
+}
+
+fn load(root: &Path, file: &str) -> Result<Value> {
+    let path = root.join("results").join(format!("{file}.json"));
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// The machine a result names, in one phrase, whichever writer wrote it.
+fn machine(json: &Value) -> String {
+    match &json["machine"] {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => format!("{}, {} cores", m["cpu_model"].as_str().unwrap_or("?"), m["cores"]),
+        _ => format!("{}, {} cores", json["cpu"].as_str().unwrap_or("?"), json["cores"].as_str().unwrap_or("?")),
+    }
+}
+
+fn when(json: &Value) -> &str {
+    json["started"].as_str().or(json["date"].as_str()).unwrap_or("?")
+}
+
+/// Where a block's figures come from: the file (linked), its command, machine and date.
+fn source(doc: &Path, file: &str, json: &Value) -> String {
+    let md = format!("results/{file}.md");
+    format!(
+        "From [{md}]({}), recorded on {} ({}) by `{}`.\n\n",
+        link(doc, &md),
+        when(json),
+        machine(json),
+        json["command"].as_str().unwrap_or("?")
+    )
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+/// A comparison's paired figures where it has them, else its cross-process ones.
+fn judged(cmp: &Value) -> &Value {
+    if cmp["paired"].is_object() { &cmp["paired"] } else { cmp }
+}
+
+/// A comparison in a few words: its ratio and 95% CI, and its verdict (a tie with its
+/// half-width).
+fn verdict(cmp: &Value) -> String {
+    let j = judged(cmp);
+    let (ratio, ci) = (f(&j["ratio"]), &j["ratio_ci95"]);
+    let interval = format!("{:.3}x .. {:.3}x", f(&ci[0]), f(&ci[1]));
+    match cmp["verdict"].as_str().unwrap_or("?") {
+        "noise" => {
+            let half = j["half_width_pct"].as_f64().unwrap_or((f(&ci[1]) - f(&ci[0])) / 2.0 / ratio * 100.0);
+            format!("tie, {ratio:.3}x ±{half:.2}%")
+        }
+        v => format!("{ratio:.3}x ({interval}), {v}"),
+    }
+}
+
+/// Message size of a workload's settings, in bytes (BITS x PACK, whole bytes).
+fn message_bytes(settings: &Value) -> u64 {
+    (settings["bits"].as_u64().unwrap_or(0) * settings["pack"].as_u64().unwrap_or(0)).div_ceil(8)
+}
+
+/// Each SDK row's comparisons of a run report, one column per workload.
+fn at_a_glance(root: &Path, doc: &Path, file: &str) -> Result<String> {
+    let json = load(root, file)?;
+    let workloads = json["workloads"].as_array().context("no workloads")?;
+    let mut out = source(doc, file, &json);
+    let design = workloads.first().and_then(|w| w["settings"]["design"].as_str()).unwrap_or("processes");
+    out += &format!("Design: {design}; each cell is after / before, its 95% CI and the verdict.\n\n");
+    out += "| row | compared |";
+    for w in workloads {
+        out += &format!(" {} B messages |", message_bytes(&w["settings"]));
+    }
+    out += "\n|---|---|";
+    out += &"---|".repeat(workloads.len());
+    out += "\n";
+    let first = workloads[0]["analysis"]["comparisons"].as_array().context("no comparisons")?;
+    for cmp in first {
+        let key = |c: &Value| (c["sdk"].clone(), c["before"].clone(), c["after"].clone());
+        out += &format!(
+            "| {} | {} / {} |",
+            cmp["sdk"].as_str().unwrap_or("?"),
+            cmp["after"].as_str().unwrap_or("?"),
+            cmp["before"].as_str().unwrap_or("?")
+        );
+        for w in workloads {
+            let found = w["analysis"]["comparisons"].as_array().and_then(|cs| cs.iter().find(|c| key(c) == key(cmp)));
+            out += &format!(" {} |", found.map_or("-".into(), verdict));
+        }
+        out += "\n";
+    }
+    Ok(out)
+}
+
+/// A calibration's detection rates per design: A/A false alarms and each injected slowdown.
+fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
+    let json = load(root, file)?;
+    // `cells`: one per design, SDK, metric and level, over every round.
+    let cells = json["cells"].as_array().context("no cells")?;
+    let mut levels: Vec<f64> = cells.iter().map(|c| f(&c["injected_pct"])).filter(|l| *l > 0.0).collect();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    let mut out = source(doc, file, &json);
+    out += "| design | SDK | A/A false alarms |";
+    for l in &levels {
+        out += &format!(" {l}% found |");
+    }
+    out += " A/A spread |\n|---|---|---|";
+    out += &"---|".repeat(levels.len() + 1);
+    out += "\n";
+    let mut seen = Vec::new();
+    for cell in cells {
+        let arm = (cell["design"].clone(), cell["sdk"].clone(), cell["metric"].clone());
+        if seen.contains(&arm) {
+            continue;
+        }
+        seen.push(arm.clone());
+        let of = |level: f64| {
+            cells.iter().find(|c| {
+                (c["design"].clone(), c["sdk"].clone(), c["metric"].clone()) == arm && f(&c["injected_pct"]) == level
+            })
+        };
+        let rate = |c: Option<&Value>| c.map_or("-".into(), |c| format!("{} of {}", c["detected"], c["rounds"]));
+        let metric = if cell["metric"] == "wall" {
+            String::new()
+        } else {
+            format!(" ({})", cell["metric"].as_str().unwrap_or("?"))
+        };
+        out += &format!(
+            "| {}{metric} | {} | {} |",
+            cell["design"].as_str().unwrap_or("?"),
+            cell["sdk"].as_str().unwrap_or("?"),
+            rate(of(0.0))
+        );
+        for l in &levels {
+            out += &format!(" {} |", rate(of(*l)));
+        }
+        out += &format!(" {} |\n", of(0.0).map_or("-".into(), |c| format!("{:.2}%", f(&c["spread_pct"]))));
+    }
+    let missed: Vec<String> = json["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["met"] == false)
+        .map(|t| format!("{} ({})", t["target"].as_str().unwrap_or("?"), t["value"].as_str().unwrap_or("?")))
+        .collect();
+    if !missed.is_empty() {
+        out += &format!("\nTargets missed: {}.\n", missed.join("; "));
+    }
+    Ok(out)
+}
+
+/// idgen's strategies: instructions and ns per ID, and the distance from the AES floor.
+fn mint_costs(root: &Path, doc: &Path) -> Result<String> {
+    let json = load(root, "mint-costs")?;
+    Ok(source(doc, "mint-costs", &json)
+        + &crate::mint_costs::floor_line(&json)
+        + "\n\n"
+        + &crate::mint_costs::table(&json).join("\n"))
+}
+
+/// The languages' own benchmarks: ns per ID of uuid, fast and counter.
+fn native_mint(root: &Path, doc: &Path) -> Result<String> {
+    let mut out = String::from("| language | tool | uuid ns/ID | fast ns/ID | counter ns/ID | recorded |\n");
+    out += "|---|---|---:|---:|---:|---|\n";
+    for lang in ["node", "java", "go", "csharp", "python"] {
+        let file = format!("sdk-{lang}-mint");
+        let json = load(root, &file)?;
+        let ns = |name: &str| {
+            json["strategies"]
+                .as_array()
+                .and_then(|ss| ss.iter().find(|s| s["name"] == name))
+                .map_or("-".into(), |s| format!("{:.2}", f(&s["ns_per_id"]["median"])))
+        };
+        let md = format!("results/{file}.md");
+        out += &format!(
+            "| [{lang}]({}) | {} | {} | {} | {} | {} ({}) |\n",
+            link(doc, &md),
+            json["tool"].as_str().unwrap_or("?"),
+            ns("uuid"),
+            ns("fast"),
+            ns("counter"),
+            when(&json),
+            machine(&json)
+        );
+    }
+    Ok(out)
+}
+
+/// One line per committed result file: what it answers, its command and its headline.
+fn results_index(root: &Path) -> Result<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root.join("results"))?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".json").map(str::to_owned))
+        .collect();
+    files.sort();
+    let mut out = String::from("| result | what it answers | recorded | command | headline |\n|---|---|---|---|---|\n");
+    for file in files {
+        let json = load(root, &file)?;
+        let (question, headline) = summary(&json);
+        out += &format!(
+            "| [{file}]({file}.md) | {question} | {} ({}) | `{}` | {headline} |\n",
+            when(&json),
+            machine(&json),
+            json["command"].as_str().unwrap_or("?").replace('|', "\\|")
+        );
+    }
+    Ok(out)
+}
+
+/// A result file's question and headline, by the kind of file its writer makes.
+fn summary(json: &Value) -> (String, String) {
+    if let Some(workloads) = json["workloads"].as_array() {
+        let question =
+            json["description"].as_str().map_or("The arms its command lists, compared".into(), str::to_owned);
+        return (question, run_headline(workloads));
+    }
+    if let Some(cells) = json["cells"].as_array() {
+        let designs: Vec<&str> = cells.iter().filter_map(|c| c["design"].as_str()).fold(Vec::new(), |mut v, d| {
+            if !v.contains(&d) {
+                v.push(d)
+            }
+            v
+        });
+        let met = json["targets"].as_array().map_or(0, |t| t.iter().filter(|t| t["met"] == true).count());
+        let all = json["targets"].as_array().map_or(0, Vec::len);
+        return (
+            format!("What this machine can detect ({})", designs.join(", ")),
+            format!("{met} of {all} targets met"),
+        );
+    }
+    if json["duplicates"].is_number() {
+        return (
+            "Do IDs repeat across forked, raw-cloned and spawned processes?".into(),
+            format!("{} IDs, {} duplicates", json["ids"], json["duplicates"]),
+        );
+    }
+    let strategy = |name: &str| {
+        json["strategies"]
+            .as_array()
+            .and_then(|ss| ss.iter().find(|s| s["name"] == name))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    if let Some(lang) = json["lang"].as_str() {
+        return (
+            format!("What one ID costs in {lang}'s own benchmark tool, per strategy"),
+            format!(
+                "fast {:.2} ns/ID, uuid {:.2}",
+                f(&strategy("fast")["ns_per_id"]["median"]),
+                f(&strategy("uuid")["ns_per_id"]["median"])
+            ),
+        );
+    }
+    let fast = strategy("fast");
+    (
+        "What one ID costs per Rust strategy: instructions, getrandom calls, ns".into(),
+        format!("fast {:.2} Ir/ID, {:.2} ns/ID", f(&fast["ir_per_id"]), f(&fast["ns_per_id"]["median"])),
+    )
+}
+
+/// A run report's headline: its comparisons' verdicts, and the control's A/A interval.
+fn run_headline(workloads: &[Value]) -> String {
+    let cmps: Vec<&Value> =
+        workloads.iter().flat_map(|w| w["analysis"]["comparisons"].as_array().into_iter().flatten()).collect();
+    let count = |v: &str| cmps.iter().filter(|c| c["verdict"] == v).count();
+    let mut parts = Vec::new();
+    if !cmps.is_empty() {
+        let (faster, slower, ties) = (count("faster"), count("slower"), count("noise"));
+        parts.push(format!("{} comparisons: {faster} faster, {slower} slower, {ties} ties", cmps.len()));
+    }
+    let spreads: Vec<f64> = workloads
+        .iter()
+        .flat_map(|w| w["analysis"]["arms"].as_array().into_iter().flatten())
+        .filter_map(|a| a["summary"]["stddev_pct"].as_f64())
+        .collect();
+    if cmps.is_empty() && !spreads.is_empty() {
+        let (lo, hi) = spreads.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| (lo.min(*s), hi.max(*s)));
+        parts.push(format!("arms' run spread {lo:.1}% .. {hi:.1}%"));
+    }
+    parts.join("; ")
+}
