@@ -237,7 +237,7 @@ fn results_index(root: &Path) -> Result<String> {
 fn summary(json: &Value) -> (String, String) {
     if let Some(workloads) = json["workloads"].as_array() {
         let question =
-            json["description"].as_str().map_or("The arms its command lists, compared".into(), str::to_owned);
+            json["description"].as_str().map_or_else(|| arms_compared(&workloads[0]["settings"]), str::to_owned);
         return (question, run_headline(workloads));
     }
     if let Some(cells) = json["cells"].as_array() {
@@ -282,6 +282,17 @@ fn summary(json: &Value) -> (String, String) {
         "What one ID costs per Rust strategy: instructions, getrandom calls, ns".into(),
         format!("fast {:.2} Ir/ID, {:.2} ns/ID", f(&fast["ir_per_id"]), f(&fast["ns_per_id"]["median"])),
     )
+}
+
+/// What a run without a description compared, from its first workload's settings.
+fn arms_compared(settings: &Value) -> String {
+    let list = |key: &str| {
+        settings[key].as_array().into_iter().flatten().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
+    };
+    let design = settings["design"].as_str().unwrap_or(if settings["paired"] == true { "paired" } else { "processes" });
+    let what =
+        if settings["mode"] == "mint" { "IDs/s".to_owned() } else { format!("{} B messages", message_bytes(settings)) };
+    format!("{} of SDK rows {} ({what}, {design})", list("msg_ids"), list("sdks"))
 }
 
 /// A run report's headline: its comparisons' verdicts, and the control's A/A interval.
