@@ -1,4 +1,4 @@
-# Sourced by each sdks/<lang>/mint-bench.sh [OUTDIR] (README.md, "Native mint benchmarks"): the start
+# Sourced by each sdks/<lang>/mint-bench.sh [OUTDIR] (sdks/README.md, "Native mint benchmarks"): the start
 # and the end every native mint benchmark shares.
 #   mint_bench_usage LANG "$@"   answers -h/--help with the calling script's header comment and
 #                                refuses any other option; mint_bench_start calls it first
