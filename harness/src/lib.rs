@@ -6,13 +6,13 @@
 //! a thin command line over them; the real-client member (`sdks/iggy`, crate `iggy-producer`) and the fuzz
 //! targets (`fuzz/`) use the wire format, the producer and the sink.
 
-pub mod machine;
-pub mod mint_report;
+pub mod wire;
 pub mod producer;
-pub mod runner;
 pub mod sink;
 pub mod stats;
-pub mod wire;
+pub mod machine;
+pub mod mint_report;
+pub mod runner;
 pub use runner::calibrate;
 
 /// How every binary of the project ends: success, or one `error: ...` line on stderr (with its

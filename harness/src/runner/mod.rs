@@ -9,43 +9,43 @@
 //!
 //! The modules below are listed from the bottom up: each uses only modules listed before it.
 
-/// Which CPUs a run may use (CPUS).
-pub mod affinity;
-/// Summaries and comparisons of a workload's arms.
-pub mod analysis;
-/// A workload's `expect` block, judged.
-pub mod budget;
-/// `harness calibrate`.
-pub mod calibrate;
-/// A producer's CPU time, from wait4.
-pub mod cpu;
-/// How figures read in every report.
-pub mod format;
-/// Sinks and producer processes: one run of one arm.
-pub mod lab;
 /// Plain data: arms, run records, outcomes, latency, syscall counts, sizes, warnings.
 pub mod model;
-/// When a report may be replaced.
-pub mod overwrite;
+/// How figures read in every report.
+pub mod format;
+/// A producer's CPU time, from wait4.
+pub mod cpu;
+/// Which CPUs a run may use (CPUS).
+pub mod affinity;
 /// Rows a user defines at run time (`--producer NAME=COMMAND`, a suite's `[producers]`), and how
 /// a program is found.
 pub mod producer_spec;
-/// The run's state and its renderers.
-pub mod report;
-/// `harness run`.
-pub mod run;
-/// How a design turns arms into processes and rounds.
-pub mod schedule;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
 /// The one table of settings, and a workload's resolved values.
 pub mod settings;
-/// Suite files, and the workloads they resolve to.
-pub mod suite;
+/// How a design turns arms into processes and rounds.
+pub mod schedule;
 /// strace: its command and its summary table.
 pub mod syscalls;
+/// Sinks and producer processes: one run of one arm.
+pub mod lab;
+/// Summaries and comparisons of a workload's arms.
+pub mod analysis;
+/// A workload's `expect` block, judged.
+pub mod budget;
 /// Warnings about the settings, the machine and the results.
 pub mod warnings;
+/// Suite files, and the workloads they resolve to.
+pub mod suite;
+/// The run's state and its renderers.
+pub mod report;
+/// When a report may be replaced.
+pub mod overwrite;
+/// `harness run`.
+pub mod run;
+/// `harness calibrate`.
+pub mod calibrate;
 
 pub use calibrate::{CalibrateArgs, calibrate};
 pub use run::run;
