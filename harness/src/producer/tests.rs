@@ -15,8 +15,8 @@ fn sink() -> Sink {
 }
 
 fn command(sink: &Sink, msg_id: &str, paired: bool) -> ProduceCommand {
-    let workload = PayloadArgs { bits: 42, pack: 2, batch: 500, messages: 5500, warmup: Some(1000) };
-    let args = ProduceArgs { server: sink.addr.to_string(), mode: Mode::Producer, msg_id: msg_id.into(), workload };
+    let payload = PayloadArgs { bits: 42, pack: 2, batch: 500, messages: 5500, warmup: Some(1000) };
+    let args = ProduceArgs { server: sink.addr.to_string(), mode: Mode::Producer, msg_id: msg_id.into(), payload };
     ProduceCommand { paired, seed: 7, ..ProduceCommand::from(args) }
 }
 

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::model::{Arm, Latency, SyscallCounts, median_batch};
+use super::records::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
 use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
@@ -309,7 +309,7 @@ fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::model::fixtures::{self, paired};
+    use crate::runner::records::fixtures::{self, paired};
     use crate::stats::Verdict;
 
     #[test]

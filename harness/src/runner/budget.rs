@@ -9,8 +9,8 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analysis, BASELINES, ComparisonRow};
-use super::format;
-use super::model::Arm;
+use super::figures;
+use super::records::Arm;
 use super::settings::Settings;
 use crate::producer::Mode;
 use crate::stats::Verdict;
@@ -219,7 +219,7 @@ fn check(
 /// across processes, Welch's.
 fn describe(row: &ComparisonRow, other: &str) -> String {
     let c = &row.comparison;
-    let ci = format::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
+    let ci = figures::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
     let (test, p) = match &row.paired {
         Some(paired) => (format!("paired t over {} processes", paired.processes), paired.t.p),
         None => ("Welch".to_owned(), c.welch.p),
@@ -448,7 +448,7 @@ mod tests {
     #[test]
     fn budgets_judge_each_sdk_and_explain_failures() {
         use crate::runner::analysis::baseline_pairs;
-        use crate::runner::model::fixtures::arm;
+        use crate::runner::records::fixtures::arm;
         let arms = vec![
             arm("rust", "threadrng", Some('A'), (1, 1), &[100.0, 101.0, 99.0, 100.5, 99.5]),
             arm("rust", "threadrng", Some('B'), (6, 1), &[100.5, 99.5, 100.0, 100.2, 99.8]),
@@ -503,7 +503,7 @@ mod tests {
 
     #[test]
     fn paired_budgets_cite_the_paired_test_and_read_each_arms_tail() {
-        use crate::runner::model::fixtures::paired;
+        use crate::runner::records::fixtures::paired;
         // Per process one batch time per arm: fast 5% under uuid, preset beside fast, on either
         // side of it from process to process.
         let fast = [95_000, 95_040, 94_960, 95_020, 94_980];

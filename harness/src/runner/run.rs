@@ -10,10 +10,10 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::analysis::Analysis;
-use super::lab::Lab;
-use super::model::Design;
-use super::model::{Arm, RunRecord, SyscallCounts, Warning};
+use super::launch::Launcher;
 use super::overwrite;
+use super::records::Design;
+use super::records::{Arm, RunRecord, SyscallCounts, Warning};
 use super::report::{self, Render, Report, Terminal};
 use super::schedule::{Step, next_round, plan};
 use super::sdk;
@@ -22,7 +22,7 @@ use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
 use crate::machine::Machine;
-use crate::producer::SplitMix64;
+use crate::splitmix::SplitMix64;
 
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
@@ -65,7 +65,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}")
             .expect("valid template"),
     );
-    let mut lab = Lab::new(root.clone());
+    let mut launcher = Launcher::new(root.clone());
     let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
@@ -80,7 +80,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
                 let prefix = if suite.workloads.len() > 1 { format!("{}: ", settings.name) } else { String::new() };
                 let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
                 bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit, settings.design)));
-                let records = run_step(&mut lab, settings, &arms, &indexes, step, report.runs_done + 1, k);
+                let records = run_step(&mut launcher, settings, &arms, &indexes, step, report.runs_done + 1, k);
                 k += 1;
                 let line = records
                     .iter()
@@ -119,7 +119,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_variant()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
-                let counts = lab.syscall_counts(&workload.settings, arm, &scratch);
+                let counts = launcher.syscall_counts(&workload.settings, arm, &scratch);
                 say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &counts));
                 report.record_syscalls(w, i, counts, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
@@ -197,7 +197,7 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
 /// Runs one step's unit (the `k`th of the plan); the records of its arms, as (arm index,
 /// record).
 pub fn run_step(
-    lab: &mut Lab,
+    launcher: &mut Launcher,
     settings: &Settings,
     arms: &[Arm],
     indexes: &[usize],
@@ -208,7 +208,7 @@ pub fn run_step(
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
     let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
-    let (outcomes, delivered) = lab.run(settings, &unit, settings.size(), seed, None);
+    let (outcomes, delivered) = launcher.run(settings, &unit, settings.size(), seed, None);
     indexes
         .iter()
         .zip(outcomes)

@@ -2,7 +2,7 @@
 //! process of its own, a paired process, or a lock-step set of processes), and the order the
 //! units run in.
 
-use super::model::{Arm, Design};
+use super::records::{Arm, Design};
 use super::sdk;
 use super::settings::Settings;
 use crate::producer::BlockOrder;

@@ -12,8 +12,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use super::affinity;
-use super::model::{Design, Metric, Size};
 use super::producer_spec::ProducerSpec;
+use super::records::{Design, Metric, Size};
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
@@ -557,7 +557,7 @@ pub const SETTINGS: &[&Setting] = &[
     &FORCE,
 ];
 
-/// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
+/// Variables producers read that no row sends from a setting: the launcher sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
 /// reads PARTITIONS.
 const PRODUCER_ONLY: &[&str] = &["SERVER", "PAIRED", "SEED", "INJECT_NS", "INJECT_ARM", "SEND_PATH", "PARTITIONS"];
@@ -915,7 +915,7 @@ impl Layer {
                 server: String::new(),
                 mode: s.mode,
                 msg_id: msg_id.clone(),
-                workload: PayloadArgs {
+                payload: PayloadArgs {
                     bits: s.bits,
                     pack: s.pack,
                     batch: s.batch,

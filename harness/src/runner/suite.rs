@@ -9,8 +9,8 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 
 use super::budget::Budgets;
-use super::model::{Arm, CONTROL_SDK, Warning};
 use super::producer_spec::ProducerSpec;
+use super::records::{Arm, CONTROL_SDK, Warning};
 use super::schedule;
 use super::sdk::{self, Sdk};
 use super::settings::{Layer, RunArgs, Settings, check_file_name};

@@ -3,7 +3,7 @@
 
 use super::analysis::Analysis;
 use super::cpu::MachineTicks;
-use super::model::{Arm, Warning};
+use super::records::{Arm, Warning};
 use super::settings::Settings;
 use crate::stats::{ALPHA, Summary, welch};
 
@@ -188,7 +188,7 @@ mod tests {
     }
 
     use crate::runner::analysis::baseline_pairs;
-    use crate::runner::model::fixtures::arm;
+    use crate::runner::records::fixtures::arm;
 
     fn settings_of_w() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0

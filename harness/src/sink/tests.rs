@@ -74,7 +74,7 @@ fn fifty_thousand_messages_arrive_exactly_once() {
         server: sink.addr.to_string(),
         mode: producer::Mode::Producer,
         msg_id: "fast".into(),
-        workload: producer::PayloadArgs { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
+        payload: producer::PayloadArgs { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
     };
     let result = producer::run(&args).unwrap();
     assert_eq!((result.messages, result.timed_messages), (50_000, 45_000));

@@ -3,8 +3,8 @@
 
 use crate::producer::Mode;
 use crate::runner::analysis::ArmAnalysis;
-use crate::runner::format::fixed;
-use crate::runner::model::{Latency, SyscallCounts};
+use crate::runner::figures::fixed;
+use crate::runner::records::{Latency, SyscallCounts};
 
 /// One column: its header and how an arm's cell reads (`-` where there is no figure).
 pub struct Column {

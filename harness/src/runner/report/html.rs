@@ -6,13 +6,13 @@ use std::fmt::Write as _;
 
 use super::charts::{self, DotRow, LevelRow, RatioRow, esc};
 use super::columns;
+use super::contents::{Report, WorkloadReport};
 use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
-use super::state::{Report, WorkloadReport};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
-use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
-use crate::runner::model::{Arm, Warning};
+use crate::runner::figures::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::records::{Arm, Warning};
 use crate::stats::Verdict;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\

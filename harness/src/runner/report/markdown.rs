@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 
 use super::columns;
+use super::contents::{Report, WorkloadReport, unit};
 use super::render::Render;
-use super::state::{Report, WorkloadReport, unit};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
-use crate::runner::format::{change, p_value, ratio_ci, thousands};
-use crate::runner::model::{Design, Warning};
+use crate::runner::figures::{change, p_value, ratio_ci, thousands};
+use crate::runner::records::{Design, Warning};
 use crate::stats::Verdict;
 use crate::stats::paired::PairedComparison;
 
@@ -305,7 +305,7 @@ pub fn budgets(w: &WorkloadReport, out: &mut String) {
 mod tests {
     use super::*;
     use crate::runner::analysis::baseline_pairs;
-    use crate::runner::model::fixtures::arm;
+    use crate::runner::records::fixtures::arm;
 
     /// An analysis of an A/A control (B: A's samples in reverse order) and rust uuid and fast.
     fn analysis(control: &[f64], uuid: &[f64], fast: &[f64]) -> Analysis {

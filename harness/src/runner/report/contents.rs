@@ -1,5 +1,5 @@
-//! The state of one `harness run` as its runs arrive: what every renderer reads. It is also
-//! the JSON report, field for field.
+//! The contents of one `harness run`'s report as its runs arrive: what every renderer reads. It
+//! is also the JSON report, field for field.
 
 use std::path::Path;
 
@@ -9,7 +9,7 @@ use crate::machine::{self, Machine};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::runner::model::{Arm, RunRecord, SyscallCounts, Warning};
+use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
 use crate::runner::warnings;
