@@ -47,6 +47,7 @@ fn fails_from_env(var: &str, value: &str, expected: &str) {
 fn bad_variables_are_named_as_set() {
     fails_from_env("MODE", "nope", "MODE=nope is unknown; expected producer or mint");
     fails_from_env("BITS", "abc", "BITS=abc is not a whole number");
+    fails_from_env("SYSCALLS", "yes", "SYSCALLS=yes is not true or false");
     fails_from_env("COUNTS", "yes", "COUNTS=yes is not true or false");
     fails_from_env("REPEAT", "0", "REPEAT=0 is out of range: it must be at least 1");
     fails_from_env("RESULTS_DIR", "", "RESULTS_DIR is empty: give a directory, or unset it for results/");
@@ -69,6 +70,7 @@ fn the_settings_table_lists_every_variable() {
         "MESSAGES",
         "WARMUP",
         "TIMEOUT",
+        "SYSCALLS",
         "COUNTS",
         "NAME",
         "RESULTS_DIR",
@@ -176,7 +178,7 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
             "20000",
             "--name",
             "short",
-            "--counts",
+            "--syscalls",
             "false",
             "--paired",
             "0",
@@ -223,7 +225,7 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
             "2",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
         ])
         .env("RESULTS_DIR", &dir)
@@ -256,7 +258,19 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
 fn an_a_a_control_of_one_run_reads_unknown() {
     let dir = scratch("cli-aa");
     let out = harness()
-        .args(["run", "--msg-id", "uuid", "--repeat", "1", "--messages", "20000", "--counts", "false", "--name", "aa"])
+        .args([
+            "run",
+            "--msg-id",
+            "uuid",
+            "--repeat",
+            "1",
+            "--messages",
+            "20000",
+            "--syscalls",
+            "false",
+            "--name",
+            "aa",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
@@ -300,7 +314,7 @@ fn a_sink_forwards_to_its_upstream_and_still_verifies() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "up",
@@ -360,7 +374,7 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "adaptive",
@@ -393,7 +407,7 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "loose",

@@ -137,7 +137,7 @@ fn an_impossible_budget_fails_the_run_with_its_explanation() {
     let suite = dir.join("gate.toml");
     std::fs::write(
         &suite,
-        "repeat = 2\nmessages = 20000\ncounts = false\n\n[[workload]]\nname = \"gate\"\n\n[workload.expect]\nspeedup_at_least = 1000\np99_9_below = \"10s\"\n",
+        "repeat = 2\nmessages = 20000\nsyscalls = false\n\n[[workload]]\nname = \"gate\"\n\n[workload.expect]\nspeedup_at_least = 1000\np99_9_below = \"10s\"\n",
     )
     .unwrap();
     let out = harness()

@@ -239,7 +239,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let force = args.flags.layer.force()?;
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
-    let layer = Layer::default().with(&settings::COUNTS, "false", Source::Flag).over(&args.flags.layer);
+    let layer = Layer::default().with(&settings::SYSCALLS, "false", Source::Flag).over(&args.flags.layer);
     let resolved = |sdk: &str| {
         layer
             .clone()

@@ -125,7 +125,8 @@ impl Launcher {
             }
         };
         let delivered = sink.map(|s| s.delivery().since(&before));
-        let problem = delivered.as_ref().and_then(|counts| counts.delivery_problem(size.messages * arms.len() as u64));
+        let problem =
+            delivered.as_ref().and_then(|delivery| delivery.delivery_problem(size.messages * arms.len() as u64));
         let outcomes = match problem {
             // The run is FAILED as a whole: which arm's message was lost cannot be told apart.
             Some(problem) if outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))) => {

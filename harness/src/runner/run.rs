@@ -50,10 +50,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     }
     let toolchains: Vec<(&str, &[&str])> = used.iter().map(|s| (s.name, s.version)).collect();
     let mut report = Report::new(&suite, Machine::describe(&root, &toolchains), suite.runs(strace));
-    if suite.workloads.iter().any(|w| w.settings.counts) && !strace {
+    if suite.workloads.iter().any(|w| w.settings.syscalls) && !strace {
         report.warnings.push(Warning {
             cause: "strace is not installed, so there are no syscall or getrandom counts".into(),
-            fix: "apt-get install strace, or set COUNTS=false to say they are not wanted".into(),
+            fix: "apt-get install strace, or set SYSCALLS=false to say they are not wanted".into(),
         });
     }
     for w in report.all_warnings() {
@@ -66,7 +66,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     let mut launcher = Launcher::new(root.clone());
-    let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("mintbench-syscalls-{}", std::process::id()));
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
         let arms = report.workloads[w].arms.clone();
@@ -114,14 +114,14 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             }
         }
         let cpu_after = CpuSample::take();
-        if workload.settings.counts && strace {
+        if workload.settings.syscalls && strace {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_variant()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
-                let counts = launcher.syscall_counts(&workload.settings, arm, &scratch);
-                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &counts));
-                report.record_syscalls(w, i, counts, syscalls::RUNS);
+                let syscalls = launcher.syscall_counts(&workload.settings, arm, &scratch);
+                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &syscalls));
+                report.record_syscalls(w, i, syscalls, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(syscalls::RUNS as u64);
             }
@@ -153,17 +153,17 @@ fn counting_line(
     total: usize,
     label: String,
     settings: &Settings,
-    counts: &Result<SyscallCounts, String>,
+    counted: &Result<SyscallCounts, String>,
 ) -> String {
     let [short, long] = syscalls::sizes(settings.batch, settings.messages);
-    let what = match counts {
+    let what = match counted {
         Ok(c) => format!(
             "{:.3} syscalls/{}, {:.2} getrandom/1000 IDs",
             c.syscalls_per_msg,
             report::per(settings.mode),
             c.getrandom_per_1000_ids
         ),
-        Err(why) => format!("no counts: {why}"),
+        Err(why) => format!("no syscall counts: {why}"),
     };
     let items = if settings.mode == crate::producer::Mode::Mint { "IDs" } else { "messages" };
     format!(

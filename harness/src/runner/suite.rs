@@ -199,7 +199,7 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace {
+                let counted = if w.settings.syscalls && strace {
                     syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count()
                 } else {
                     0

@@ -116,10 +116,16 @@ impl Report {
         w.analyse();
     }
 
-    /// The instrumented runs of an arm are done: its counts, or why there are none.
-    pub fn record_syscalls(&mut self, workload: usize, arm: usize, counts: Result<SyscallCounts, String>, runs: usize) {
+    /// The instrumented runs of an arm are done: its syscall counts, or why there are none.
+    pub fn record_syscalls(
+        &mut self,
+        workload: usize,
+        arm: usize,
+        syscalls: Result<SyscallCounts, String>,
+        runs: usize,
+    ) {
         let w = &mut self.workloads[workload];
-        match counts {
+        match syscalls {
             Ok(c) => w.arms[arm].syscalls = Some(c),
             Err(why) => w.warnings.push(Warning {
                 cause: why,

@@ -98,7 +98,7 @@ pub fn how_to_read(mode: Mode) -> String {
         text += " Latency is the batch round trip (send to ack), the median over runs of each run's percentile.";
     }
     text += &format!(
-        " Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
+        " Syscall counts come from two extra runs per arm under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
         if producer { " and the sink's counts per run are" } else { " is" }
     );
     text
