@@ -159,13 +159,13 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
     assert_eq!(json["complete"], true, "all runs were attempted");
     assert!(
         json["workloads"][0]["analysis"]["comparisons"].as_array().unwrap().is_empty(),
-        "no throughput compared for a failed variant"
+        "no throughput compared for a failed arm"
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
-fn a_short_run_reports_every_variant_with_verified_delivery() {
+fn a_short_run_reports_every_arm_with_verified_delivery() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
     let out = harness()
         .args([
@@ -205,7 +205,7 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
         .collect();
     let expected =
         [("uuid", "fast"), ("uuid", "preset"), ("preset", "fast")].map(|(b, a)| (b.to_owned(), a.to_owned()));
-    assert_eq!(pairs, expected, "each variant against uuid, then fast against preset");
+    assert_eq!(pairs, expected, "each arm against uuid, then fast against preset");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
     std::fs::remove_dir_all(dir).unwrap();
@@ -247,7 +247,7 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
             assert!(!text.contains(network), "{what} shows {network}: {text}");
         }
     }
-    assert!(md.contains("| variant | CPU ns/ID |") || md.contains("| variant | syscalls/ID |"), "{md}");
+    assert!(md.contains("| arm | CPU ns/ID |") || md.contains("| arm | syscalls/ID |"), "{md}");
     // Two runs a side of uuid against fast: no verdict word, whatever the difference.
     let row = md.lines().find(|l| l.starts_with("| rust | uuid: ")).expect("the comparison row");
     assert!(row.ends_with("| too few runs (n=2) |"), "{row}");

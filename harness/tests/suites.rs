@@ -110,11 +110,7 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
             "[[workload]]\nname = 5\n",
             "[[workload]] name: invalid type: integer `5`, expected a string",
         ),
-        (
-            "self.toml",
-            "[expect]\nfaster_than = \"fast\"\n",
-            "expect.faster_than = \"fast\" is the budget's own variant",
-        ),
+        ("self.toml", "[expect]\nfaster_than = \"fast\"\n", "expect.faster_than = \"fast\" is the budget's own arm"),
     ];
     for (file, text, expected) in cases {
         let path = dir.join(file);

@@ -7,7 +7,7 @@ use super::sdk;
 use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
 
-/// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
+/// The MSG_IDs of an SDK's path before the fix, which its other arms are compared with:
 /// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
 pub const BASELINES: [&str; 2] = ["uuid", "sdk"];
 
@@ -101,27 +101,27 @@ pub struct Analysis {
     pub comparisons: Vec<ComparisonRow>,
 }
 
-/// Each SDK's variants against its base arm (its BASELINES arm, or without one the first
+/// Each SDK's arms under test against its base arm (its BASELINES arm, or without one the first
 /// MSG_ID listed), then its `fast` against its `preset` (the zero-mint ceiling: a tie says
 /// minting no longer shows), as (before, after) arm indexes. Every comparison the MSG_ID list
 /// asks for gets a verdict; the report's `before` column names the base each row used.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let find = |sdk: &str, name: &str| Arm::find_variant(arms, sdk, name);
+    let find = |sdk: &str, name: &str| Arm::find_under_test(arms, sdk, name);
     let base = |sdk: &str| {
         BASELINES
             .iter()
             .find_map(|name| find(sdk, name))
-            .or_else(|| arms.iter().position(|a| a.is_variant() && a.sdk == sdk))
+            .or_else(|| arms.iter().position(|a| a.is_under_test() && a.sdk == sdk))
     };
     let against_base = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_variant())
+        .filter(|(_, a)| a.is_under_test())
         .filter_map(|(i, a)| base(&a.sdk).filter(|&b| b != i).map(|b| (b, i)));
     let fast_against_preset = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_variant() && a.msg_id == "fast")
+        .filter(|(_, a)| a.is_under_test() && a.msg_id == "fast")
         .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
     let mut pairs: Vec<(usize, usize)> = against_base.collect();
     for (p, f) in fast_against_preset {
@@ -136,12 +136,12 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
 /// Rows a user defined (no built-in row has their name): for each MSG_ID, every later user row
 /// against the first one, the "before" build (their SDK at master against their branch, say).
 fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let is_user = |a: &Arm| a.is_variant() && sdk::find(&a.sdk).is_err();
+    let is_user = |a: &Arm| a.is_under_test() && sdk::find(&a.sdk).is_err();
     let Some(first) = arms.iter().find(|a| is_user(a)).map(|a| a.sdk.as_str()) else { return Vec::new() };
     arms.iter()
         .enumerate()
         .filter(|(_, a)| is_user(a) && a.sdk != first)
-        .filter_map(|(i, a)| Arm::find_variant(arms, first, &a.msg_id).map(|b| (b, i)))
+        .filter_map(|(i, a)| Arm::find_under_test(arms, first, &a.msg_id).map(|b| (b, i)))
         .collect()
 }
 
@@ -176,7 +176,7 @@ impl Analysis {
             .iter()
             .enumerate()
             .filter(|(_, a)| a.twin)
-            .filter_map(|(t, twin)| Arm::find_variant(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
+            .filter_map(|(t, twin)| Arm::find_under_test(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
             .filter_map(|(b, t)| {
                 row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
             })
@@ -245,8 +245,8 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
         before_arm: before,
         after_arm: after,
         sdk: a.sdk.clone(),
-        before: if b.sdk == a.sdk { b.variant() } else { b.label() },
-        after: a.variant(),
+        before: if b.sdk == a.sdk { b.short_label() } else { b.label() },
+        after: a.short_label(),
         comparison,
         paired,
         pace_r,
@@ -313,7 +313,7 @@ mod tests {
     use crate::stats::Verdict;
 
     #[test]
-    fn variants_meet_their_baseline_and_fast_meets_preset() {
+    fn arms_meet_their_baseline_and_fast_meets_preset() {
         let names = [
             ("rust", "threadrng", Some('A')),
             ("rust", "uuid", None),

@@ -18,9 +18,10 @@ use crate::stats::Verdict;
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Budgets {
-    /// The MSG_ID the budgets judge, for every SDK of the workload [default: fast].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
+    /// The MSG_ID of the arm the budgets judge, for every SDK of the workload [default: fast].
+    /// `variant` is its older spelling.
+    #[serde(alias = "variant", skip_serializing_if = "Option::is_none")]
+    pub arm: Option<String>,
     /// A verdict of `faster` against this MSG_ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub faster_than: Option<String>,
@@ -37,7 +38,7 @@ pub struct Budgets {
     /// Median over runs of the batch round trip's 99.9th percentile, e.g. "2ms", "800us".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99_9_below: Option<String>,
-    /// Instructions per ID of the variant in idgen (results/mint-costs.json, the Rust
+    /// Instructions per ID of the arm's MSG_ID in idgen (results/mint-costs.json, the Rust
     /// strategies measured by scripts/mint-costs.sh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ir_per_id_below: Option<f64>,
@@ -63,7 +64,7 @@ pub struct BudgetResult {
     pub meaning: Option<String>,
 }
 
-const DEFAULT_VARIANT: &str = "fast";
+const DEFAULT_ARM: &str = "fast";
 
 impl BudgetResult {
     /// A failed budget as the reports show it: what was asked, observed, and what it means.
@@ -83,7 +84,7 @@ impl Budgets {
     pub fn over(&self, below: &Budgets) -> Budgets {
         let (s, b) = (self.clone(), below.clone());
         Budgets {
-            variant: s.variant.or(b.variant),
+            arm: s.arm.or(b.arm),
             faster_than: s.faster_than.or(b.faster_than),
             speedup_at_least: s.speedup_at_least.or(b.speedup_at_least),
             within_noise_of: s.within_noise_of.or(b.within_noise_of),
@@ -93,8 +94,8 @@ impl Budgets {
         }
     }
 
-    fn variant(&self) -> &str {
-        self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)
+    fn arm(&self) -> &str {
+        self.arm.as_deref().unwrap_or(DEFAULT_ARM)
     }
 
     fn speedup_reference(&self) -> &str {
@@ -103,7 +104,7 @@ impl Budgets {
 
     /// Refuses a budget that names a MSG_ID the workload does not run, or cannot hold.
     pub fn check(&self, settings: &Settings) -> anyhow::Result<()> {
-        let mut named = vec![("variant", self.variant())];
+        let mut named = vec![("arm", self.arm())];
         named.extend(self.faster_than.as_deref().map(|m| ("faster_than", m)));
         named.extend(self.within_noise_of.as_deref().map(|m| ("within_noise_of", m)));
         named.extend(self.at_most_slower.as_ref().map(|t| ("at_most_slower.than", t.than.as_str())));
@@ -119,9 +120,9 @@ impl Budgets {
                 );
             }
         }
-        // A variant compared with itself has no comparison to pass.
-        if let Some((field, _)) = named.iter().skip(1).find(|(_, msg_id)| *msg_id == self.variant()) {
-            bail!("expect.{field} = {:?} is the budget's own variant: it must name another MSG_ID", self.variant());
+        // An arm compared with itself has no comparison to pass.
+        if let Some((field, _)) = named.iter().skip(1).find(|(_, msg_id)| *msg_id == self.arm()) {
+            bail!("expect.{field} = {:?} is the budget's own arm: it must name another MSG_ID", self.arm());
         }
         if let Some(x) = self.speedup_at_least
             && !(x.is_finite() && x > 0.0)
@@ -169,12 +170,12 @@ impl Budgets {
         analysis: &Analysis,
         mint_costs: &Path,
     ) -> Vec<BudgetResult> {
-        let variant = self.variant();
-        let find = |sdk: &str, msg_id: &str| Arm::find_variant(arms, sdk, msg_id);
+        let arm_msg_id = self.arm();
+        let find = |sdk: &str, msg_id: &str| Arm::find_under_test(arms, sdk, msg_id);
         let mut checks = Vec::new();
         for sdk in &settings.sdks {
-            let subject = format!("{sdk} {variant}");
-            let Some(arm) = find(sdk, variant) else { continue };
+            let subject = format!("{sdk} {arm_msg_id}");
+            let Some(arm) = find(sdk, arm_msg_id) else { continue };
             let compared = |other: &str| find(sdk, other).and_then(|o| analysis.compare(arms, o, arm));
             if let Some(other) = &self.faster_than {
                 checks.push(faster_than(&subject, other, compared(other), settings));
@@ -199,7 +200,7 @@ impl Budgets {
             }
         }
         if let Some(limit) = self.ir_per_id_below {
-            checks.push(ir_per_id(variant, limit, mint_costs));
+            checks.push(ir_per_id(arm_msg_id, limit, mint_costs));
         }
         checks
     }
@@ -228,15 +229,15 @@ fn describe(row: &ComparisonRow, other: &str) -> String {
     format!("{:.2}x {other} ({:+.1}%{ci}), {p}: {}", c.ratio, c.change_pct, c.verdict.label())
 }
 
-/// What a tie's "runs needed" counts: processes holding every arm, or runs of each variant.
+/// What a tie's "runs needed" counts: processes holding every arm, or runs of each arm.
 fn runs_unit(row: &ComparisonRow) -> &'static str {
-    if row.paired.is_some() { "paired processes" } else { "runs per variant" }
+    if row.paired.is_some() { "paired processes" } else { "runs per arm" }
 }
 
 /// A comparison budget without a comparison: a run failed or none was recorded.
 fn no_comparison(subject: &str, budget: String) -> BudgetResult {
     check(subject, budget, false, "no comparison".into(), || {
-        "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line".into()
+        "a run failed or none was recorded, so there is nothing to judge: see the arm's FAILED line".into()
     })
 }
 
@@ -352,12 +353,12 @@ struct MintCost {
     ir_per_id: f64,
 }
 
-fn ir_per_id(variant: &str, limit: f64, path: &Path) -> BudgetResult {
-    let subject = format!("idgen {variant}");
+fn ir_per_id(msg_id: &str, limit: f64, path: &Path) -> BudgetResult {
+    let subject = format!("idgen {msg_id}");
     let budget = format!("ir_per_id_below = {limit}");
     let costs = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<MintCosts>(&t).ok());
-    let Some(ir) = costs.and_then(|c| c.strategies.into_iter().find(|s| s.name == variant)).map(|s| s.ir_per_id) else {
-        return check(&subject, budget, false, format!("no ir_per_id for {variant} in {}", path.display()), || {
+    let Some(ir) = costs.and_then(|c| c.strategies.into_iter().find(|s| s.name == msg_id)).map(|s| s.ir_per_id) else {
+        return check(&subject, budget, false, format!("no ir_per_id for {msg_id} in {}", path.display()), || {
             "the instruction count was never measured for this strategy: run scripts/mint-costs.sh (it writes results/mint-costs.json)".into()
         });
     };
@@ -372,6 +373,13 @@ mod tests {
 
     fn settings() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+    }
+
+    #[test]
+    fn variant_is_the_older_spelling_of_arm() {
+        let old: Budgets = toml::from_str("variant = \"uuid\"").unwrap();
+        let new: Budgets = toml::from_str("arm = \"uuid\"").unwrap();
+        assert_eq!((old.arm.as_deref(), new.arm.as_deref()), (Some("uuid"), Some("uuid")));
     }
 
     #[test]
@@ -420,19 +428,16 @@ mod tests {
                 .check(&s)
                 .is_ok()
         );
-        let own = Budgets { faster_than: Some(DEFAULT_VARIANT.into()), ..Budgets::default() };
+        let own = Budgets { faster_than: Some(DEFAULT_ARM.into()), ..Budgets::default() };
         assert!(
-            own.check(&s)
-                .unwrap_err()
-                .to_string()
-                .starts_with("expect.faster_than = \"fast\" is the budget's own variant")
+            own.check(&s).unwrap_err().to_string().starts_with("expect.faster_than = \"fast\" is the budget's own arm")
         );
-        let own = Budgets { within_noise_of: Some("uuid".into()), variant: Some("uuid".into()), ..Budgets::default() };
+        let own = Budgets { within_noise_of: Some("uuid".into()), arm: Some("uuid".into()), ..Budgets::default() };
         assert!(
             own.check(&s)
                 .unwrap_err()
                 .to_string()
-                .starts_with("expect.within_noise_of = \"uuid\" is the budget's own variant")
+                .starts_with("expect.within_noise_of = \"uuid\" is the budget's own arm")
         );
         let bad = Budgets { p99_9_below: Some("0ms".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("expect.p99_9_below = \"0ms\" is impossible"));
@@ -470,7 +475,7 @@ mod tests {
             "{tie:?}"
         );
         assert!(
-            tie.meaning.as_deref().unwrap().contains("runs per variant would detect"),
+            tie.meaning.as_deref().unwrap().contains("runs per arm would detect"),
             "a tie says how many runs would tell"
         );
         assert!(!by("speedup_at_least").passed);
@@ -540,9 +545,9 @@ mod tests {
         );
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.observed.contains("150 us"), "a paired arm's own tail: {latency:?}");
-        let tolerance = |variant: &str, than: &str| {
+        let tolerance = |arm: &str, than: &str| {
             let b = Budgets {
-                variant: Some(variant.into()),
+                arm: Some(arm.into()),
                 at_most_slower: Some(Tolerance { than: than.into(), pct: 1.0 }),
                 ..Budgets::default()
             };

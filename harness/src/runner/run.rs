@@ -1,5 +1,5 @@
 //! `harness run`: every workload of a suite (or the one the flags describe), each SDK x MSG_ID
-//! variant in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
+//! arm in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
 //! with an A/A control that calibrates the noise. Reports are rewritten after every run, marked
 //! incomplete until the last one; budgets turn the results into an exit code.
 
@@ -116,7 +116,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         let cpu_after = CpuSample::take();
         if workload.settings.syscalls && strace {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_variant()) {
+            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_under_test()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
                 let syscalls = launcher.syscall_counts(&workload.settings, arm, &scratch);
@@ -222,7 +222,7 @@ fn unit_label(unit: &[&Arm], design: Design) -> String {
         _ => format!(
             "{} {} ({})",
             unit[0].sdk,
-            unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + "),
+            unit.iter().map(|a| a.short_label()).collect::<Vec<_>>().join(" + "),
             if design == Design::Lockstep { "lock-step set" } else { "paired" }
         ),
     }
@@ -285,7 +285,7 @@ pub fn more_rounds(
 }
 
 fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> String {
-    let name = if named { format!("{} ", arm.variant()) } else { String::new() };
+    let name = if named { format!("{} ", arm.short_label()) } else { String::new() };
     match (&record.result, &record.failed) {
         (Some(r), _) => format!("{name}{:.0} {unit}", r.msgs_per_sec),
         (None, Some(why)) => format!("FAILED: {why}"),

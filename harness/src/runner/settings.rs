@@ -168,7 +168,7 @@ pub const REPEAT: Setting = Setting {
     env: "REPEAT",
     flag: "repeat",
     aliases: &[],
-    help: "Timed runs per variant, after one discarded warm-up run each.",
+    help: "Timed runs per arm, after one discarded warm-up run each.",
     default: Fallback::Value("10"),
     to_producer: false,
     in_suite: true,

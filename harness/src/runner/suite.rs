@@ -200,7 +200,7 @@ impl Suite {
             .map(|w| {
                 let arms = w.arms();
                 let counted = if w.settings.syscalls && strace {
-                    syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count()
+                    syscalls::RUNS * arms.iter().filter(|a| a.is_under_test()).count()
                 } else {
                     0
                 };

@@ -152,7 +152,7 @@ fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
             "workload {}: the control drifted by {change:+.1}% from the first half of the runs to the second (Welch p = {p:.4}): the machine's speed changed while measuring",
             s.name
         ),
-        fix: "look for other load or thermal throttling and rerun; interleaving spreads drift over every variant, but it widens the noise".into(),
+        fix: "look for other load or thermal throttling and rerun; interleaving spreads drift over every arm, but it widens the noise".into(),
     })
 }
 

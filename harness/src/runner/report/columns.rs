@@ -1,4 +1,4 @@
-//! The per-variant measurement columns, one list for every table that shows them. MODE=mint
+//! The per-arm measurement columns, one list for every table that shows them. MODE=mint
 //! sends nothing, so it has no latency, sends or receives, and its figures are per ID.
 
 use crate::producer::Mode;

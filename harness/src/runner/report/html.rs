@@ -146,7 +146,7 @@ fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
     let headers: String = columns.iter().map(|c| format!("<th>{}</th>", esc(&c.header))).collect();
     let _ = writeln!(
         out,
-        "<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>"
+        "<h3>Per arm</h3>\n<table class=\"arms\"><tr><th>arm</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>"
     );
     for a in arms {
         let cells: String = columns.iter().map(|c| format!("<td>{}</td>", (c.cell)(a))).collect();
@@ -186,7 +186,7 @@ fn headline(a: &Analysis) -> Vec<RatioRow> {
     });
     // Paired mode: each SDK's in-process A/A, its own noise floor.
     let twins = a.twins.iter().map(|c| row(c, format!("A/A in-process: {} {}", c.sdk, c.before)));
-    // Short enough for the chart's label column: the variants' names say "control B" / "control A".
+    // Short enough for the chart's label column: the arms' labels say "control B" / "control A".
     let control = a
         .control
         .iter()

@@ -205,7 +205,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             if c.paired.is_some() { "lock-step set" } else { "cross-process" },
         );
     }
-    let _ = writeln!(out, "\n| variant | mean {unit} | stddev % | median | min | max | n | status |");
+    let _ = writeln!(out, "\n| arm | mean {unit} | stddev % | median | min | max | n | status |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
     for arm in &a.arms {
         match (&arm.summary, &arm.failure) {
@@ -243,8 +243,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         .collect();
     if !measured.is_empty() {
         let columns = columns::measured(w.settings.mode);
-        let _ =
-            writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
+        let _ = writeln!(out, "\n| arm |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
         let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
         for x in measured {
             let _ = writeln!(
