@@ -31,8 +31,9 @@ pub struct ArmAnalysis {
     pub steal_pct: Option<f64>,
 }
 
+/// Two arms compared: which, and what the statistics say of them.
 #[derive(Clone, Debug, Serialize)]
-pub struct ComparisonRow {
+pub struct ArmComparison {
     /// Indexes of the two arms, in the workload's arms and in `Analysis::arms` alike.
     #[serde(skip)]
     pub before_arm: usize,
@@ -72,7 +73,7 @@ pub struct ComparisonRow {
     pub at_one_in_flight: Option<PairedComparison>,
 }
 
-impl ComparisonRow {
+impl ArmComparison {
     /// The half-width of the ratio's 95% interval, in % of the ratio: what PRECISION asks of it
     /// (a 7.8x gain known to +-0.5x is known to about 6%).
     pub fn half_width_pct(&self) -> Option<f64> {
@@ -90,15 +91,15 @@ pub struct Analysis {
     /// One per arm, in the workload's order.
     pub arms: Vec<ArmAnalysis>,
     /// Control B against control A.
-    pub control: Option<ComparisonRow>,
+    pub control: Option<ArmComparison>,
     /// The control's absolute % difference: changes smaller than this are noise.
     pub noise_pct: Option<f64>,
     pub control_unstable: bool,
     /// Paired mode: each SDK's A/A twin against its first arm, in the same processes: that
     /// SDK's own noise floor.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub twins: Vec<ComparisonRow>,
-    pub comparisons: Vec<ComparisonRow>,
+    pub twins: Vec<ArmComparison>,
+    pub comparisons: Vec<ArmComparison>,
 }
 
 /// Each SDK's arms under test against its base arm (its BASELINES arm, or without one the first
@@ -167,29 +168,29 @@ impl Analysis {
             .collect();
         let control_arm = |c| arms.iter().position(|a| a.control == Some(c));
         let control = match (control_arm('A'), control_arm('B')) {
-            (Some(a), Some(b)) => row(arms, a, b, &Noise::default()),
+            (Some(a), Some(b)) => compare_arms(arms, a, b, &Noise::default()),
             _ => None,
         };
         let noise_pct = control.as_ref().map(|c| c.comparison.change_pct.abs());
         let control_unstable = control.as_ref().is_some_and(|c| c.comparison.verdict.is_significant());
-        let twins: Vec<ComparisonRow> = arms
+        let twins: Vec<ArmComparison> = arms
             .iter()
             .enumerate()
             .filter(|(_, a)| a.twin)
             .filter_map(|(t, twin)| Arm::find_under_test(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
             .filter_map(|(b, t)| {
-                row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
+                compare_arms(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
             })
             .collect();
         let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };
-        let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, &noise)).collect();
+        let comparisons = pairs.iter().filter_map(|&(b, a)| compare_arms(arms, b, a, &noise)).collect();
         Analysis { arms: analysed, control, noise_pct, control_unstable, twins, comparisons }
     }
 
     /// `after` against `before` under this workload's control (and, paired, the SDK's twin).
-    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<ComparisonRow> {
+    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<ArmComparison> {
         let noise = Noise { pct: self.noise_pct, unstable: self.control_unstable, twins: &self.twins };
-        row(arms, before, after, &noise)
+        compare_arms(arms, before, after, &noise)
     }
 }
 
@@ -199,7 +200,7 @@ impl Analysis {
 struct Noise<'a> {
     pct: Option<f64>,
     unstable: bool,
-    twins: &'a [ComparisonRow],
+    twins: &'a [ArmComparison],
 }
 
 impl Noise<'_> {
@@ -212,7 +213,7 @@ impl Noise<'_> {
     }
 }
 
-fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ComparisonRow> {
+fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ArmComparison> {
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_estimates(b, a);
@@ -241,7 +242,7 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
         None
     };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow {
+    Some(ArmComparison {
         before_arm: before,
         after_arm: after,
         sdk: a.sdk.clone(),
@@ -380,10 +381,10 @@ mod tests {
             u.batch_ns = Some(vec![200, 200, 200 + k]);
             f.batch_ns = Some(vec![100; 3]);
         }
-        let row = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
+        let compared = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
         let se = |k: u64| ((2.0 + k as f64 / 100.0).ln() - 2f64.ln()) / (2.0 * 1.959_964);
         let expected = 100.0 * (ks.iter().map(|&k| se(k).powi(2)).sum::<f64>() / 3.0).sqrt();
-        let got = row.blocks_sd_pct.expect("paired");
+        let got = compared.blocks_sd_pct.expect("paired");
         assert!((got - expected).abs() < 1e-4, "{got} against {expected}");
         // One process per arm: no blocks.
         let arms = vec![
@@ -432,10 +433,10 @@ mod tests {
         failed.runs[1].failed = Some("lost a message".into());
         failed.runs[1].result = None;
         let arms = vec![uuid, fast];
-        let row = Analysis::of(&arms, &[(0, 1)]).comparisons.remove(0);
-        let by_round = row.by_round.expect("one process per arm: paired by round");
+        let compared = Analysis::of(&arms, &[(0, 1)]).comparisons.remove(0);
+        let by_round = compared.by_round.expect("one process per arm: paired by round");
         assert!((by_round.ratio - 1.1).abs() < 1e-9 && by_round.t.sd < 1e-9, "{by_round:?}");
-        assert!(row.paired.is_none());
+        assert!(compared.paired.is_none());
         // A failed run leaves its round out rather than pairing the rest out of step.
         let lrs = round_log_ratios(&arms[0], &failed).unwrap();
         assert_eq!(lrs.len(), 3);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Analysis, BASELINES, ComparisonRow};
+use super::analysis::{Analysis, ArmComparison, BASELINES};
 use super::figures;
 use super::records::Arm;
 use super::settings::Settings;
@@ -218,10 +218,10 @@ fn check(
 
 /// The comparison as its verdict was reached: paired, the t-test over the processes' log ratios;
 /// across processes, Welch's.
-fn describe(row: &ComparisonRow, other: &str) -> String {
-    let c = &row.comparison;
+fn describe(compared: &ArmComparison, other: &str) -> String {
+    let c = &compared.comparison;
     let ci = figures::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
-    let (test, p) = match &row.paired {
+    let (test, p) = match &compared.paired {
         Some(paired) => (format!("paired t over {} processes", paired.processes), paired.t.p),
         None => ("Welch".to_owned(), c.welch.p),
     };
@@ -230,8 +230,8 @@ fn describe(row: &ComparisonRow, other: &str) -> String {
 }
 
 /// What a tie's "runs needed" counts: processes holding every arm, or runs of each arm.
-fn runs_unit(row: &ComparisonRow) -> &'static str {
-    if row.paired.is_some() { "paired processes" } else { "runs per arm" }
+fn runs_unit(compared: &ArmComparison) -> &'static str {
+    if compared.paired.is_some() { "paired processes" } else { "runs per arm" }
 }
 
 /// A comparison budget without a comparison: a run failed or none was recorded.
@@ -243,11 +243,11 @@ fn no_comparison(subject: &str, budget: String) -> BudgetResult {
 
 const WITHHELD: &str = "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.";
 
-fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
+fn faster_than(subject: &str, other: &str, compared: Option<ArmComparison>, s: &Settings) -> BudgetResult {
     let budget = format!("faster_than = {other:?}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.verdict == Verdict::Faster, describe(&row, other), || match c.verdict {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.verdict == Verdict::Faster, describe(&compared, other), || match c.verdict {
         Verdict::Slower => {
             format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster.")
         }
@@ -258,17 +258,17 @@ fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Setti
             s.repeat,
             c.runs_needed.map_or(String::new(), |n| format!(
                 "; about {n} {} would detect a difference this size",
-                runs_unit(&row)
+                runs_unit(&compared)
             ))
         ),
     })
 }
 
-fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> BudgetResult {
+fn speedup(subject: &str, other: &str, min: f64, compared: Option<ArmComparison>) -> BudgetResult {
     let budget = format!("speedup_at_least = {min}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.ratio >= min, describe(&row, other), || {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.ratio >= min, describe(&compared, other), || {
         format!(
             "{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.",
             c.ratio
@@ -276,15 +276,15 @@ fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> 
     })
 }
 
-fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
+fn within_noise(subject: &str, other: &str, compared: Option<ArmComparison>, s: &Settings) -> BudgetResult {
     let budget = format!("within_noise_of = {other:?}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.verdict == Verdict::Noise, describe(&row, other), || match c.verdict {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.verdict == Verdict::Noise, describe(&compared, other), || match c.verdict {
         Verdict::Slower => format!(
             "{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput{}.",
             c.change_pct,
-            if row.paired.is_some() {
+            if compared.paired.is_some() {
                 " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)"
             } else {
                 ""
@@ -298,13 +298,13 @@ fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Sett
     })
 }
 
-fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> BudgetResult {
+fn at_most_slower(subject: &str, t: &Tolerance, compared: Option<ArmComparison>) -> BudgetResult {
     let budget = format!("at_most_slower = {{ than = {:?}, pct = {} }}", t.than, t.pct);
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
     let floor = 1.0 - t.pct / 100.0;
     let lowest = c.ratio_ci95.map(|(lo, _)| lo);
-    check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&row, &t.than), || match lowest {
+    check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&compared, &t.than), || match lowest {
         None => "the comparison has no confidence interval: run at least 5 times (REPEAT=10).".into(),
         Some(_) if c.ratio < floor => format!(
             "{subject} sends {:.1}% fewer messages per second than {}, more than the {}% allowed.",

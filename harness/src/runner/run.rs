@@ -76,22 +76,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         let mut k = 0;
         loop {
             for (step, indexes) in std::mem::take(&mut steps) {
-                let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+                let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
                 let prefix = if suite.workloads.len() > 1 { format!("{}: ", settings.name) } else { String::new() };
                 let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
-                bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit, settings.design)));
+                bar.set_message(format!("{prefix}{}{warmup}", launch_label(&launch, settings.design)));
                 let records = run_step(&mut launcher, settings, &arms, &indexes, step, report.runs_done + 1, k);
                 k += 1;
                 let line = records
                     .iter()
-                    .map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(settings.mode)))
+                    .map(|(i, r)| progress_figure(&arms[*i], r, launch.len() > 1, report::unit(settings.mode)))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let progress = format!(
                     "run {}/{} {prefix}{}{warmup}: {line}",
                     report.runs_done + 1,
                     report.runs_total,
-                    unit_label(&unit, settings.design)
+                    launch_label(&launch, settings.design)
                 );
                 say(&bar, progress);
                 report.record_process(w, records);
@@ -194,7 +194,7 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
     }
 }
 
-/// Runs one step's unit (the `k`th of the plan); the records of its arms, as (arm index,
+/// Runs one step's launch (the `k`th of the plan); the records of its arms, as (arm index,
 /// record).
 pub fn run_step(
     launcher: &mut Launcher,
@@ -207,8 +207,8 @@ pub fn run_step(
 ) -> Vec<(usize, RunRecord)> {
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
-    let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
-    let (outcomes, delivered) = launcher.run(settings, &unit, settings.size(), seed, None);
+    let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+    let (outcomes, delivered) = launcher.run(settings, &launch, settings.size(), seed, None);
     indexes
         .iter()
         .zip(outcomes)
@@ -216,13 +216,13 @@ pub fn run_step(
         .collect()
 }
 
-fn unit_label(unit: &[&Arm], design: Design) -> String {
-    match unit {
+fn launch_label(launch: &[&Arm], design: Design) -> String {
+    match launch {
         [one] => one.label(),
         _ => format!(
             "{} {} ({})",
-            unit[0].sdk,
-            unit.iter().map(|a| a.short_label()).collect::<Vec<_>>().join(" + "),
+            launch[0].sdk,
+            launch.iter().map(|a| a.short_label()).collect::<Vec<_>>().join(" + "),
             if design == Design::Lockstep { "lock-step set" } else { "paired" }
         ),
     }

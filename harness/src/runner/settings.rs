@@ -1,7 +1,7 @@
-//! The one table of `harness run`'s settings. Each row is defined once, in [`SETTINGS`]; its
+//! The one table of `harness run`'s settings. Each [`Setting`] is defined once, in [`SETTINGS`]; its
 //! flag, its environment variable, its suite-file key, its help and default, whether producers
 //! get it, how it is shown in the report and in the command that reproduces a workload are all
-//! read from the row. A new setting is one row here and one field of [`Settings`].
+//! read from it. A new setting is one [`Setting`] here and one field of [`Settings`].
 
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -1070,7 +1070,7 @@ fn refusal(setting: &Setting, value: &str, source: Source, bad: Bad) -> String {
     }
 }
 
-/// Which rows a command takes as flags.
+/// Which settings a command takes as flags.
 pub trait Selection: Clone + Send + Sync + 'static {
     fn includes(setting: &Setting) -> bool;
 }
@@ -1083,7 +1083,7 @@ pub struct Flags<S> {
 }
 
 impl<S: Selection> Flags<S> {
-    fn rows() -> impl Iterator<Item = &'static Setting> {
+    fn settings() -> impl Iterator<Item = &'static Setting> {
         SETTINGS.iter().copied().filter(|s| S::includes(s))
     }
 }
@@ -1096,7 +1096,7 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        for setting in Self::rows() {
+        for setting in Self::settings() {
             if let Some(value) = matches.get_one::<String>(setting.env) {
                 let source = if matches.value_source(setting.env) == Some(ValueSource::EnvVariable) {
                     Source::Env
@@ -1116,7 +1116,7 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
 
 impl<S: Selection> clap::Args for Flags<S> {
     fn augment_args(cmd: Command) -> Command {
-        let cmd = Self::rows().fold(cmd, |cmd, setting| cmd.arg(setting.arg()));
+        let cmd = Self::settings().fold(cmd, |cmd, setting| cmd.arg(setting.arg()));
         if !S::includes(&SDK) {
             return cmd;
         }
@@ -1134,7 +1134,7 @@ impl<S: Selection> clap::Args for Flags<S> {
     }
 }
 
-/// `harness run`: every row.
+/// `harness run`: every setting.
 #[derive(Clone, Debug)]
 pub struct Run;
 

@@ -204,7 +204,7 @@ impl Suite {
                 } else {
                     0
                 };
-                schedule::units(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
+                schedule::launches(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
     }
@@ -332,7 +332,7 @@ impl Workload {
                 arms.push(Arm::new(sdk, msg_id, None));
             }
             if schedule::wants_twin(self.settings.design, sdk, first_user_row) {
-                // The row's own noise floor: a second copy of its first arm in the same units.
+                // The row's own noise floor: a second copy of its first arm in the same launches.
                 let mut twin = Arm::new(sdk, &self.settings.msg_ids[0], None);
                 twin.twin = true;
                 arms.push(twin);

@@ -10,7 +10,7 @@ use super::contents::{Report, WorkloadReport};
 use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
 use crate::producer::Mode;
-use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
+use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
 use crate::runner::figures::{change, fixed, p_value, ratio_ci, thousands};
 use crate::runner::records::{Arm, Warning};
 use crate::stats::Verdict;
@@ -169,7 +169,7 @@ fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
 /// The headline's rows: each comparison, then the A/A control. One row per comparison row of
 /// the analysis, so a new kind of comparison is one more source chained here.
 fn headline(a: &Analysis) -> Vec<RatioRow> {
-    let row = |c: &ComparisonRow, label: String| {
+    let row = |c: &ArmComparison, label: String| {
         let k = &c.comparison;
         let class = match k.verdict {
             Verdict::Faster => "faster",

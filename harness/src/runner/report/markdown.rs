@@ -6,7 +6,7 @@ use super::columns;
 use super::contents::{Report, WorkloadReport, unit};
 use super::render::Render;
 use crate::producer::Mode;
-use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
+use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
 use crate::runner::figures::{change, p_value, ratio_ci, thousands};
 use crate::runner::records::{Design, Warning};
 use crate::stats::Verdict;
@@ -268,7 +268,7 @@ pub fn control_words(a: &Analysis) -> Option<String> {
 }
 
 /// A verdict in words that match its evidence: a tie says how tight it is, too few runs says so.
-pub fn verdict_words(c: &ComparisonRow) -> String {
+pub fn verdict_words(c: &ArmComparison) -> String {
     let k = &c.comparison;
     match k.verdict {
         Verdict::Noise => {
