@@ -3,7 +3,7 @@
 #   MODE=producer MSG_ID=uuid,fast REPEAT=10 BITS=42 scripts/bench.sh
 #   SDK=rust,node,java MSG_ID=uuid,fast,preset PACK=167 scripts/bench.sh
 # It sets up every built-in SDK row the run names (SDK, --sdk, a suite file's workloads), builds the harness in release mode when needed, runs every
-# variant against the built-in sink, and prints mean msgs/s (stddev %) per variant.
+# arm against the built-in sink, and prints mean msgs/s (stddev %) per arm.
 # `scripts/bench.sh --help` lists every setting.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,7 +12,7 @@ for arg in "$@"; do
   if [ "$arg" = --help ] || [ "$arg" = -h ]; then
     cat <<'USAGE'
 scripts/bench.sh [FLAGS]: set up the SDK rows named by SDK (default rust), build the harness,
-and run every SDK x MSG_ID variant REPEAT times, interleaved, against the built-in sink, with
+and run every SDK x MSG_ID arm REPEAT times, interleaved, against the built-in sink, with
 an A/A control. Each setting below is a flag or the environment variable of the same name:
   SDK=rust,node MSG_ID=uuid,fast REPEAT=10 scripts/bench.sh
   scripts/bench.sh --sdk rust,node --msg-id uuid,fast -f suites/pr4076.toml

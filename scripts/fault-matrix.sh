@@ -122,7 +122,7 @@ verdict "producer-killed (runner)" "every killed run FAILED in a complete report
 # FAILED naming it, the good build released, the runner exits non-zero in bounded time.
 lockstep_case() {  # NAME EXPECTED COMMAND
   local start=$SECONDS rc ok=0 md="$work/results/lockstep-$1.md"
-  RESULTS_DIR="$work/results" NAME="lockstep-$1" MSG_ID=fast REPEAT=1 MESSAGES=2000000 TIMEOUT=60 COUNTS=false \
+  RESULTS_DIR="$work/results" NAME="lockstep-$1" MSG_ID=fast REPEAT=1 MESSAGES=2000000 TIMEOUT=60 SYSCALLS=false \
     timeout 90 "$bin/harness" run --producer "good=$bin/harness produce" --producer "$1=$3" >"$work/ls.out" 2>"$work/ls.err"
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "| $1 fast | .*FAILED" "$md" && grep -q "| good fast | .*FAILED: its set FAILED: $1 fast: " "$md" && ok=1

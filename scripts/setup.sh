@@ -28,7 +28,7 @@ cargo build --release --locked -p harness 2>&1 | awk '
   }
   { print > "/dev/stderr" }'
 
-# Syscall counts (COUNTS=true, the default) and their tests run producers under strace.
+# Syscall counts (SYSCALLS=true, the default) and their tests run producers under strace.
 if ! command -v strace >/dev/null; then
   echo "setup: strace (apt-get)"
   apt-get update -qq && apt-get install -y -qq strace >/dev/null

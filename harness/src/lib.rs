@@ -1,14 +1,16 @@
 //! The harness: everything that measures what minting message IDs costs inside a producer.
-//! The modules are listed bottom-up, each using only those before it: the Iggy wire format; the
-//! Rust producer that speaks it; the sink that serves it and checks every delivery; the
-//! statistics; where a result was measured; the writers of the languages' mint reports and of idgen's mint costs; the
-//! runner that starts sinks and producers, judges the results and writes the reports, with
-//! `calibrate` (what this machine can detect) on top; and the documents' generated blocks,
+//! The modules are listed bottom-up, each using only those before it: the Iggy wire format;
+//! SplitMix64, which deals the paired block order and the runner's seeds; the Rust producer that
+//! speaks the wire format; the sink that serves it and checks every delivery; the statistics;
+//! where a result was measured; the writers of the languages' mint reports and of idgen's mint
+//! costs; the runner that starts sinks and producers, judges the results and writes the reports,
+//! with `calibrate` (what this machine can detect) on top; and the documents' generated blocks,
 //! rendered from the committed results. The `harness` binary is a thin command line over them;
 //! the real-client member (`sdks/iggy`, crate `iggy-producer`) and the fuzz targets (`fuzz/`)
 //! use the wire format, the producer and the sink.
 
 pub mod wire;
+pub mod splitmix;
 pub mod producer;
 pub mod sink;
 pub mod stats;

@@ -26,7 +26,7 @@ enum Command {
     Sink(SinkArgs),
     /// Run the Rust producer once and print one JSON result line.
     Produce(producer::ProduceCommand),
-    /// Run every SDK x MSG_ID variant REPEAT times, interleaved, with an A/A control, judge the
+    /// Run every SDK x MSG_ID arm REPEAT times, interleaved, with an A/A control, judge the
     /// budgets, and write results/<NAME>.md, .json and .html (a suite file: -f suites/X.toml).
     Run(runner::RunArgs),
     /// Measure what this machine can detect: false alarms of A/A suites and detection rates of

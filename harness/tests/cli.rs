@@ -47,6 +47,7 @@ fn fails_from_env(var: &str, value: &str, expected: &str) {
 fn bad_variables_are_named_as_set() {
     fails_from_env("MODE", "nope", "MODE=nope is unknown; expected producer or mint");
     fails_from_env("BITS", "abc", "BITS=abc is not a whole number");
+    fails_from_env("SYSCALLS", "yes", "SYSCALLS=yes is not true or false");
     fails_from_env("COUNTS", "yes", "COUNTS=yes is not true or false");
     fails_from_env("REPEAT", "0", "REPEAT=0 is out of range: it must be at least 1");
     fails_from_env("RESULTS_DIR", "", "RESULTS_DIR is empty: give a directory, or unset it for results/");
@@ -69,6 +70,7 @@ fn the_settings_table_lists_every_variable() {
         "MESSAGES",
         "WARMUP",
         "TIMEOUT",
+        "SYSCALLS",
         "COUNTS",
         "NAME",
         "RESULTS_DIR",
@@ -155,13 +157,13 @@ fn a_run_that_times_out_is_failed_in_the_report_and_the_exit_code() {
     assert_eq!(json["complete"], true, "all runs were attempted");
     assert!(
         json["workloads"][0]["analysis"]["comparisons"].as_array().unwrap().is_empty(),
-        "no throughput compared for a failed variant"
+        "no throughput compared for a failed arm"
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
-fn a_short_run_reports_every_variant_with_verified_delivery() {
+fn a_short_run_reports_every_arm_with_verified_delivery() {
     let dir = std::env::temp_dir().join(format!("mintbench-cli-ok-{}", std::process::id()));
     let out = harness()
         .args([
@@ -174,7 +176,7 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
             "20000",
             "--name",
             "short",
-            "--counts",
+            "--syscalls",
             "false",
             "--paired",
             "0",
@@ -201,7 +203,7 @@ fn a_short_run_reports_every_variant_with_verified_delivery() {
         .collect();
     let expected =
         [("uuid", "fast"), ("uuid", "preset"), ("preset", "fast")].map(|(b, a)| (b.to_owned(), a.to_owned()));
-    assert_eq!(pairs, expected, "each variant against uuid, then fast against preset");
+    assert_eq!(pairs, expected, "each arm against uuid, then fast against preset");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("| rust | ") && table.contains("control: rust threadrng A/A"), "{table}");
     std::fs::remove_dir_all(dir).unwrap();
@@ -221,7 +223,7 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
             "2",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
         ])
         .env("RESULTS_DIR", &dir)
@@ -243,7 +245,7 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
             assert!(!text.contains(network), "{what} shows {network}: {text}");
         }
     }
-    assert!(md.contains("| variant | CPU ns/ID |") || md.contains("| variant | syscalls/ID |"), "{md}");
+    assert!(md.contains("| arm | CPU ns/ID |") || md.contains("| arm | syscalls/ID |"), "{md}");
     // Two runs a side of uuid against fast: no verdict word, whatever the difference.
     let row = md.lines().find(|l| l.starts_with("| rust | uuid: ")).expect("the comparison row");
     assert!(row.ends_with("| too few runs (n=2) |"), "{row}");
@@ -254,7 +256,19 @@ fn a_mint_run_reports_ids_per_second_under_a_name_without_payload_settings() {
 fn an_a_a_control_of_one_run_reads_unknown() {
     let dir = scratch("cli-aa");
     let out = harness()
-        .args(["run", "--msg-id", "uuid", "--repeat", "1", "--messages", "20000", "--counts", "false", "--name", "aa"])
+        .args([
+            "run",
+            "--msg-id",
+            "uuid",
+            "--repeat",
+            "1",
+            "--messages",
+            "20000",
+            "--syscalls",
+            "false",
+            "--name",
+            "aa",
+        ])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();
@@ -298,7 +312,7 @@ fn a_sink_forwards_to_its_upstream_and_still_verifies() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "up",
@@ -358,7 +372,7 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "adaptive",
@@ -391,7 +405,7 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             "uuid,fast",
             "--messages",
             "20000",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "loose",

@@ -59,7 +59,7 @@ fn the_html_report_renders_its_charts_and_tables() {
             "page",
             "--format",
             "html",
-            "--counts",
+            "--syscalls",
             "false",
             "--paired",
             "0",

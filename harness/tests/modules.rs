@@ -197,8 +197,8 @@ fn no_runner_module_imports_one_that_imports_it_back() {
             .contains(&to.split("::").map(str::to_owned).collect::<Module>())
     };
     assert!(
-        edge("runner::run", "runner::lab")
-            && edge("runner::report::html", "runner::report::state")
+        edge("runner::run", "runner::launch")
+            && edge("runner::report::html", "runner::report::contents")
             && edge("runner::report", "runner::report::html")
     );
     for module in runner {

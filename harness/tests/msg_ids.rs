@@ -14,7 +14,7 @@ use harness::runner::settings::{Layer, env_names};
 
 const PROBE: &str = "__unknown__";
 
-/// The names `row`'s producer lists for an unknown MSG_ID, started as the lab starts it.
+/// The names `row`'s producer lists for an unknown MSG_ID, started as the launcher starts it.
 fn accepted(row: &Sdk) -> Result<BTreeSet<String>, String> {
     let root = repo_root();
     row.build(&root).map_err(|e| format!("{e:#}"))?;

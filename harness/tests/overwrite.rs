@@ -11,7 +11,7 @@ fn a_smaller_run_is_refused_before_it_starts() {
     let full = r#"{"complete":true,"workloads":[{"name":"keep","settings":{"repeat":10,"messages":1000000}}]}"#;
     std::fs::write(&report, full).unwrap();
     let out = harness()
-        .args(["run", "--name", "keep", "--repeat", "1", "--messages", "100000", "--counts", "false"])
+        .args(["run", "--name", "keep", "--repeat", "1", "--messages", "100000", "--syscalls", "false"])
         .env("RESULTS_DIR", &dir)
         .output()
         .unwrap();

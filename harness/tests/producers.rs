@@ -6,7 +6,7 @@ mod common;
 use common::{fails_with, harness, root, scratch};
 
 const SMALL: [&str; 10] =
-    ["--msg-id", "fast", "--repeat", "1", "--messages", "5000", "--batch", "100", "--counts", "false"];
+    ["--msg-id", "fast", "--repeat", "1", "--messages", "5000", "--batch", "100", "--syscalls", "false"];
 
 fn rust_producer(name: &str) -> String {
     format!("{name}={} produce", env!("CARGO_BIN_EXE_harness"))

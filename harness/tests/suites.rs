@@ -110,11 +110,7 @@ fn bad_suites_give_one_line_and_a_non_zero_exit() {
             "[[workload]]\nname = 5\n",
             "[[workload]] name: invalid type: integer `5`, expected a string",
         ),
-        (
-            "self.toml",
-            "[expect]\nfaster_than = \"fast\"\n",
-            "expect.faster_than = \"fast\" is the budget's own variant",
-        ),
+        ("self.toml", "[expect]\nfaster_than = \"fast\"\n", "expect.faster_than = \"fast\" is the budget's own arm"),
     ];
     for (file, text, expected) in cases {
         let path = dir.join(file);
@@ -137,7 +133,7 @@ fn an_impossible_budget_fails_the_run_with_its_explanation() {
     let suite = dir.join("gate.toml");
     std::fs::write(
         &suite,
-        "repeat = 2\nmessages = 20000\ncounts = false\n\n[[workload]]\nname = \"gate\"\n\n[workload.expect]\nspeedup_at_least = 1000\np99_9_below = \"10s\"\n",
+        "repeat = 2\nmessages = 20000\nsyscalls = false\n\n[[workload]]\nname = \"gate\"\n\n[workload.expect]\nspeedup_at_least = 1000\np99_9_below = \"10s\"\n",
     )
     .unwrap();
     let out = harness()

@@ -7,7 +7,7 @@ mod blocks;
 pub mod client;
 mod inject;
 mod result_line;
-mod settings;
+mod contract;
 #[cfg(test)]
 mod tests;
 
@@ -18,10 +18,10 @@ use anyhow::bail;
 use bytes::BytesMut;
 use idgen::{Counter, MessageId, Mint, Strategy};
 
-pub use blocks::{BlockOrder, SplitMix64};
+pub use blocks::BlockOrder;
+pub use contract::{Accepts, Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, SendPath};
 pub use inject::Inject;
 pub use result_line::{ArmResult, Lap, PairedResult, ProducerResult, Recorder, ResultLine};
-pub use settings::{Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, Row, SendPath};
 
 use crate::wire::{Operation, PayloadSpec, RequestHeader, SendTarget, encode_send_messages};
 use client::Client;
@@ -41,12 +41,12 @@ pub enum IdSource {
     Prebuilt,
 }
 
-/// The Rust row: every idgen strategy by name, `preset`, `counter` and `prebuilt`, on the lean
+/// What the Rust row accepts: every idgen strategy by name, `preset`, `counter` and `prebuilt`, on the lean
 /// path.
-pub fn rust_row() -> Row<IdSource> {
+pub fn rust_accepts() -> Accepts<IdSource> {
     let strategies = Strategy::ALL.iter().map(|&s| (s.name(), IdSource::Mint(s)));
     let others = [("preset", IdSource::Preset), ("counter", IdSource::Counter), ("prebuilt", IdSource::Prebuilt)];
-    Row { sdk: "rust", send_path: SendPath::Lean, msg_ids: strategies.chain(others).collect() }
+    Accepts { sdk: "rust", send_path: SendPath::Lean, msg_ids: strategies.chain(others).collect() }
 }
 
 impl ProduceArgs {
@@ -60,7 +60,7 @@ impl ProduceArgs {
 impl ProduceCommand {
     /// The Rust row's plan: the contract's checks, and `prebuilt` alone.
     pub fn rust_plan(&self) -> anyhow::Result<Plan<IdSource>> {
-        let plan = self.plan(&rust_row())?;
+        let plan = self.plan(&rust_accepts())?;
         if plan.paired && plan.arms.iter().any(|a| a.source == IdSource::Prebuilt) {
             bail!(
                 "MSG_ID=prebuilt cannot be paired: it builds every frame before the first send; run it with PAIRED=0"

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::settings::{Batch, Mode, Plan, SendPath};
+use super::contract::{Batch, Mode, Plan, SendPath};
 
 /// The clock readings of one batch: when its building began, when its request went out (none
 /// in mint mode), when its ack came back, and the injected work inside it.
@@ -208,7 +208,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::producer::settings::{ProduceArgs, ProduceCommand, Row};
+    use crate::producer::contract::{Accepts, ProduceArgs, ProduceCommand};
     use clap::Parser;
 
     #[derive(Parser)]
@@ -220,7 +220,7 @@ mod tests {
     fn plan(flags: &[&str], paired: bool) -> Plan<()> {
         let args = Cli::try_parse_from(["produce"].iter().chain(flags)).unwrap().args;
         let cmd = ProduceCommand { paired, seed: u64::MAX, ..ProduceCommand::from(args) };
-        cmd.plan(&Row { sdk: "test", send_path: SendPath::Lean, msg_ids: vec![("a", ()), ("b", ())] }).unwrap()
+        cmd.plan(&Accepts { sdk: "test", send_path: SendPath::Lean, msg_ids: vec![("a", ()), ("b", ())] }).unwrap()
     }
 
     /// Records every batch of `plan` with the batch and round-trip times its index gives.

@@ -15,8 +15,8 @@ fn sink() -> Sink {
 }
 
 fn command(sink: &Sink, msg_id: &str, paired: bool) -> ProduceCommand {
-    let workload = PayloadArgs { bits: 42, pack: 2, batch: 500, messages: 5500, warmup: Some(1000) };
-    let args = ProduceArgs { server: sink.addr.to_string(), mode: Mode::Producer, msg_id: msg_id.into(), workload };
+    let payload = PayloadArgs { bits: 42, pack: 2, batch: 500, messages: 5500, warmup: Some(1000) };
+    let args = ProduceArgs { server: sink.addr.to_string(), mode: Mode::Producer, msg_id: msg_id.into(), payload };
     ProduceCommand { paired, seed: 7, ..ProduceCommand::from(args) }
 }
 
@@ -43,9 +43,9 @@ fn a_paired_run_times_every_arm_and_delivers_each_message_once() {
             assert_eq!(arm.injected_ns, 0, "arm {i}");
         }
     }
-    let counts = sink.delivery();
-    assert_eq!(counts.delivery_problem(4 * 5500), None, "{counts:?}");
-    assert_eq!((counts.batches, counts.connections), (44, 1));
+    let delivery = sink.delivery();
+    assert_eq!(delivery.delivery_problem(4 * 5500), None, "{delivery:?}");
+    assert_eq!((delivery.batches, delivery.connections), (44, 1));
 }
 
 /// A minter that logs which arm gave each batch's IDs, in the order the producer asked.
@@ -125,7 +125,7 @@ fn the_rust_row_refuses_what_it_cannot_run() {
     assert_eq!(sink.delivery().connections, 0, "refused before connecting");
 }
 
-/// Each arm's batches: `fast` fills from the thread's stream, `counter` counts on across
+/// Each arm's batches: `fast` fills from the thread's stream, `counter` delivery on across
 /// batches from a random start, `preset` slices its IDs in order; no ID twice.
 #[test]
 fn minters_give_each_batch_its_ids() {

@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use super::model::{Arm, Latency, SyscallCounts, median_batch};
+use super::records::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
 use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
 
-/// The MSG_IDs of an SDK's path before the fix, which its other variants are compared with:
+/// The MSG_IDs of an SDK's path before the fix, which its other arms are compared with:
 /// `uuid`, or `sdk` for a real client minting on its own (the first one present wins).
 pub const BASELINES: [&str; 2] = ["uuid", "sdk"];
 
@@ -31,8 +31,9 @@ pub struct ArmAnalysis {
     pub steal_pct: Option<f64>,
 }
 
+/// Two arms compared: which, and what the statistics say of them.
 #[derive(Clone, Debug, Serialize)]
-pub struct ComparisonRow {
+pub struct ArmComparison {
     /// Indexes of the two arms, in the workload's arms and in `Analysis::arms` alike.
     #[serde(skip)]
     pub before_arm: usize,
@@ -72,7 +73,7 @@ pub struct ComparisonRow {
     pub at_one_in_flight: Option<PairedComparison>,
 }
 
-impl ComparisonRow {
+impl ArmComparison {
     /// The half-width of the ratio's 95% interval, in % of the ratio: what PRECISION asks of it
     /// (a 7.8x gain known to +-0.5x is known to about 6%).
     pub fn half_width_pct(&self) -> Option<f64> {
@@ -90,38 +91,38 @@ pub struct Analysis {
     /// One per arm, in the workload's order.
     pub arms: Vec<ArmAnalysis>,
     /// Control B against control A.
-    pub control: Option<ComparisonRow>,
+    pub control: Option<ArmComparison>,
     /// The control's absolute % difference: changes smaller than this are noise.
     pub noise_pct: Option<f64>,
     pub control_unstable: bool,
     /// Paired mode: each SDK's A/A twin against its first arm, in the same processes: that
     /// SDK's own noise floor.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub twins: Vec<ComparisonRow>,
-    pub comparisons: Vec<ComparisonRow>,
+    pub twins: Vec<ArmComparison>,
+    pub comparisons: Vec<ArmComparison>,
 }
 
-/// Each SDK's variants against its base arm (its BASELINES arm, or without one the first
+/// Each SDK's arms under test against its base arm (its BASELINES arm, or without one the first
 /// MSG_ID listed), then its `fast` against its `preset` (the zero-mint ceiling: a tie says
 /// minting no longer shows), as (before, after) arm indexes. Every comparison the MSG_ID list
 /// asks for gets a verdict; the report's `before` column names the base each row used.
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let find = |sdk: &str, name: &str| Arm::find_variant(arms, sdk, name);
+    let find = |sdk: &str, name: &str| Arm::find_under_test(arms, sdk, name);
     let base = |sdk: &str| {
         BASELINES
             .iter()
             .find_map(|name| find(sdk, name))
-            .or_else(|| arms.iter().position(|a| a.is_variant() && a.sdk == sdk))
+            .or_else(|| arms.iter().position(|a| a.is_under_test() && a.sdk == sdk))
     };
     let against_base = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_variant())
+        .filter(|(_, a)| a.is_under_test())
         .filter_map(|(i, a)| base(&a.sdk).filter(|&b| b != i).map(|b| (b, i)));
     let fast_against_preset = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_variant() && a.msg_id == "fast")
+        .filter(|(_, a)| a.is_under_test() && a.msg_id == "fast")
         .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
     let mut pairs: Vec<(usize, usize)> = against_base.collect();
     for (p, f) in fast_against_preset {
@@ -136,12 +137,12 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
 /// Rows a user defined (no built-in row has their name): for each MSG_ID, every later user row
 /// against the first one, the "before" build (their SDK at master against their branch, say).
 fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
-    let is_user = |a: &Arm| a.is_variant() && sdk::find(&a.sdk).is_err();
+    let is_user = |a: &Arm| a.is_under_test() && sdk::find(&a.sdk).is_err();
     let Some(first) = arms.iter().find(|a| is_user(a)).map(|a| a.sdk.as_str()) else { return Vec::new() };
     arms.iter()
         .enumerate()
         .filter(|(_, a)| is_user(a) && a.sdk != first)
-        .filter_map(|(i, a)| Arm::find_variant(arms, first, &a.msg_id).map(|b| (b, i)))
+        .filter_map(|(i, a)| Arm::find_under_test(arms, first, &a.msg_id).map(|b| (b, i)))
         .collect()
 }
 
@@ -167,29 +168,29 @@ impl Analysis {
             .collect();
         let control_arm = |c| arms.iter().position(|a| a.control == Some(c));
         let control = match (control_arm('A'), control_arm('B')) {
-            (Some(a), Some(b)) => row(arms, a, b, &Noise::default()),
+            (Some(a), Some(b)) => compare_arms(arms, a, b, &Noise::default()),
             _ => None,
         };
         let noise_pct = control.as_ref().map(|c| c.comparison.change_pct.abs());
         let control_unstable = control.as_ref().is_some_and(|c| c.comparison.verdict.is_significant());
-        let twins: Vec<ComparisonRow> = arms
+        let twins: Vec<ArmComparison> = arms
             .iter()
             .enumerate()
             .filter(|(_, a)| a.twin)
-            .filter_map(|(t, twin)| Arm::find_variant(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
+            .filter_map(|(t, twin)| Arm::find_under_test(arms, &twin.sdk, &twin.msg_id).map(|b| (b, t)))
             .filter_map(|(b, t)| {
-                row(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
+                compare_arms(arms, b, t, &Noise { pct: noise_pct, unstable: control_unstable, ..Noise::default() })
             })
             .collect();
         let noise = Noise { pct: noise_pct, unstable: control_unstable, twins: &twins };
-        let comparisons = pairs.iter().filter_map(|&(b, a)| row(arms, b, a, &noise)).collect();
+        let comparisons = pairs.iter().filter_map(|&(b, a)| compare_arms(arms, b, a, &noise)).collect();
         Analysis { arms: analysed, control, noise_pct, control_unstable, twins, comparisons }
     }
 
     /// `after` against `before` under this workload's control (and, paired, the SDK's twin).
-    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<ComparisonRow> {
+    pub fn compare(&self, arms: &[Arm], before: usize, after: usize) -> Option<ArmComparison> {
         let noise = Noise { pct: self.noise_pct, unstable: self.control_unstable, twins: &self.twins };
-        row(arms, before, after, &noise)
+        compare_arms(arms, before, after, &noise)
     }
 }
 
@@ -199,7 +200,7 @@ impl Analysis {
 struct Noise<'a> {
     pct: Option<f64>,
     unstable: bool,
-    twins: &'a [ComparisonRow],
+    twins: &'a [ArmComparison],
 }
 
 impl Noise<'_> {
@@ -212,7 +213,7 @@ impl Noise<'_> {
     }
 }
 
-fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ComparisonRow> {
+fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<ArmComparison> {
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_estimates(b, a);
@@ -241,12 +242,12 @@ fn row(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Option<Compa
         None
     };
     // Two rows compared (a user's builds): the before arm is named with its row.
-    Some(ComparisonRow {
+    Some(ArmComparison {
         before_arm: before,
         after_arm: after,
         sdk: a.sdk.clone(),
-        before: if b.sdk == a.sdk { b.variant() } else { b.label() },
-        after: a.variant(),
+        before: if b.sdk == a.sdk { b.short_label() } else { b.label() },
+        after: a.short_label(),
         comparison,
         paired,
         pace_r,
@@ -309,11 +310,11 @@ fn round_log_ratios(before: &Arm, after: &Arm) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::model::fixtures::{self, paired};
+    use crate::runner::records::fixtures::{self, paired};
     use crate::stats::Verdict;
 
     #[test]
-    fn variants_meet_their_baseline_and_fast_meets_preset() {
+    fn arms_meet_their_baseline_and_fast_meets_preset() {
         let names = [
             ("rust", "threadrng", Some('A')),
             ("rust", "uuid", None),
@@ -380,10 +381,10 @@ mod tests {
             u.batch_ns = Some(vec![200, 200, 200 + k]);
             f.batch_ns = Some(vec![100; 3]);
         }
-        let row = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
+        let compared = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
         let se = |k: u64| ((2.0 + k as f64 / 100.0).ln() - 2f64.ln()) / (2.0 * 1.959_964);
         let expected = 100.0 * (ks.iter().map(|&k| se(k).powi(2)).sum::<f64>() / 3.0).sqrt();
-        let got = row.blocks_sd_pct.expect("paired");
+        let got = compared.blocks_sd_pct.expect("paired");
         assert!((got - expected).abs() < 1e-4, "{got} against {expected}");
         // One process per arm: no blocks.
         let arms = vec![
@@ -432,10 +433,10 @@ mod tests {
         failed.runs[1].failed = Some("lost a message".into());
         failed.runs[1].result = None;
         let arms = vec![uuid, fast];
-        let row = Analysis::of(&arms, &[(0, 1)]).comparisons.remove(0);
-        let by_round = row.by_round.expect("one process per arm: paired by round");
+        let compared = Analysis::of(&arms, &[(0, 1)]).comparisons.remove(0);
+        let by_round = compared.by_round.expect("one process per arm: paired by round");
         assert!((by_round.ratio - 1.1).abs() < 1e-9 && by_round.t.sd < 1e-9, "{by_round:?}");
-        assert!(row.paired.is_none());
+        assert!(compared.paired.is_none());
         // A failed run leaves its round out rather than pairing the rest out of step.
         let lrs = round_log_ratios(&arms[0], &failed).unwrap();
         assert_eq!(lrs.len(), 3);

@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Analysis, BASELINES, ComparisonRow};
-use super::format;
-use super::model::Arm;
+use super::analysis::{Analysis, ArmComparison, BASELINES};
+use super::figures;
+use super::records::Arm;
 use super::settings::Settings;
 use crate::producer::Mode;
 use crate::stats::Verdict;
@@ -18,9 +18,10 @@ use crate::stats::Verdict;
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Budgets {
-    /// The MSG_ID the budgets judge, for every SDK of the workload [default: fast].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
+    /// The MSG_ID of the arm the budgets judge, for every SDK of the workload [default: fast].
+    /// `variant` is its older spelling.
+    #[serde(alias = "variant", skip_serializing_if = "Option::is_none")]
+    pub arm: Option<String>,
     /// A verdict of `faster` against this MSG_ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub faster_than: Option<String>,
@@ -37,7 +38,7 @@ pub struct Budgets {
     /// Median over runs of the batch round trip's 99.9th percentile, e.g. "2ms", "800us".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99_9_below: Option<String>,
-    /// Instructions per ID of the variant in idgen (results/mint-costs.json, the Rust
+    /// Instructions per ID of the arm's MSG_ID in idgen (results/mint-costs.json, the Rust
     /// strategies measured by scripts/mint-costs.sh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ir_per_id_below: Option<f64>,
@@ -63,7 +64,7 @@ pub struct BudgetResult {
     pub meaning: Option<String>,
 }
 
-const DEFAULT_VARIANT: &str = "fast";
+const DEFAULT_ARM: &str = "fast";
 
 impl BudgetResult {
     /// A failed budget as the reports show it: what was asked, observed, and what it means.
@@ -83,7 +84,7 @@ impl Budgets {
     pub fn over(&self, below: &Budgets) -> Budgets {
         let (s, b) = (self.clone(), below.clone());
         Budgets {
-            variant: s.variant.or(b.variant),
+            arm: s.arm.or(b.arm),
             faster_than: s.faster_than.or(b.faster_than),
             speedup_at_least: s.speedup_at_least.or(b.speedup_at_least),
             within_noise_of: s.within_noise_of.or(b.within_noise_of),
@@ -93,8 +94,8 @@ impl Budgets {
         }
     }
 
-    fn variant(&self) -> &str {
-        self.variant.as_deref().unwrap_or(DEFAULT_VARIANT)
+    fn arm(&self) -> &str {
+        self.arm.as_deref().unwrap_or(DEFAULT_ARM)
     }
 
     fn speedup_reference(&self) -> &str {
@@ -103,7 +104,7 @@ impl Budgets {
 
     /// Refuses a budget that names a MSG_ID the workload does not run, or cannot hold.
     pub fn check(&self, settings: &Settings) -> anyhow::Result<()> {
-        let mut named = vec![("variant", self.variant())];
+        let mut named = vec![("arm", self.arm())];
         named.extend(self.faster_than.as_deref().map(|m| ("faster_than", m)));
         named.extend(self.within_noise_of.as_deref().map(|m| ("within_noise_of", m)));
         named.extend(self.at_most_slower.as_ref().map(|t| ("at_most_slower.than", t.than.as_str())));
@@ -119,9 +120,9 @@ impl Budgets {
                 );
             }
         }
-        // A variant compared with itself has no comparison to pass.
-        if let Some((field, _)) = named.iter().skip(1).find(|(_, msg_id)| *msg_id == self.variant()) {
-            bail!("expect.{field} = {:?} is the budget's own variant: it must name another MSG_ID", self.variant());
+        // An arm compared with itself has no comparison to pass.
+        if let Some((field, _)) = named.iter().skip(1).find(|(_, msg_id)| *msg_id == self.arm()) {
+            bail!("expect.{field} = {:?} is the budget's own arm: it must name another MSG_ID", self.arm());
         }
         if let Some(x) = self.speedup_at_least
             && !(x.is_finite() && x > 0.0)
@@ -169,12 +170,12 @@ impl Budgets {
         analysis: &Analysis,
         mint_costs: &Path,
     ) -> Vec<BudgetResult> {
-        let variant = self.variant();
-        let find = |sdk: &str, msg_id: &str| Arm::find_variant(arms, sdk, msg_id);
+        let arm_msg_id = self.arm();
+        let find = |sdk: &str, msg_id: &str| Arm::find_under_test(arms, sdk, msg_id);
         let mut checks = Vec::new();
         for sdk in &settings.sdks {
-            let subject = format!("{sdk} {variant}");
-            let Some(arm) = find(sdk, variant) else { continue };
+            let subject = format!("{sdk} {arm_msg_id}");
+            let Some(arm) = find(sdk, arm_msg_id) else { continue };
             let compared = |other: &str| find(sdk, other).and_then(|o| analysis.compare(arms, o, arm));
             if let Some(other) = &self.faster_than {
                 checks.push(faster_than(&subject, other, compared(other), settings));
@@ -199,7 +200,7 @@ impl Budgets {
             }
         }
         if let Some(limit) = self.ir_per_id_below {
-            checks.push(ir_per_id(variant, limit, mint_costs));
+            checks.push(ir_per_id(arm_msg_id, limit, mint_costs));
         }
         checks
     }
@@ -217,10 +218,10 @@ fn check(
 
 /// The comparison as its verdict was reached: paired, the t-test over the processes' log ratios;
 /// across processes, Welch's.
-fn describe(row: &ComparisonRow, other: &str) -> String {
-    let c = &row.comparison;
-    let ci = format::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
-    let (test, p) = match &row.paired {
+fn describe(compared: &ArmComparison, other: &str) -> String {
+    let c = &compared.comparison;
+    let ci = figures::ratio_ci(c).map_or(String::new(), |ci| format!(", 95% CI {ci}"));
+    let (test, p) = match &compared.paired {
         Some(paired) => (format!("paired t over {} processes", paired.processes), paired.t.p),
         None => ("Welch".to_owned(), c.welch.p),
     };
@@ -228,25 +229,25 @@ fn describe(row: &ComparisonRow, other: &str) -> String {
     format!("{:.2}x {other} ({:+.1}%{ci}), {p}: {}", c.ratio, c.change_pct, c.verdict.label())
 }
 
-/// What a tie's "runs needed" counts: processes holding every arm, or runs of each variant.
-fn runs_unit(row: &ComparisonRow) -> &'static str {
-    if row.paired.is_some() { "paired processes" } else { "runs per variant" }
+/// What a tie's "runs needed" counts: processes holding every arm, or runs of each arm.
+fn runs_unit(compared: &ArmComparison) -> &'static str {
+    if compared.paired.is_some() { "paired processes" } else { "runs per arm" }
 }
 
 /// A comparison budget without a comparison: a run failed or none was recorded.
 fn no_comparison(subject: &str, budget: String) -> BudgetResult {
     check(subject, budget, false, "no comparison".into(), || {
-        "a run failed or none was recorded, so there is nothing to judge: see the variant's FAILED line".into()
+        "a run failed or none was recorded, so there is nothing to judge: see the arm's FAILED line".into()
     })
 }
 
 const WITHHELD: &str = "the A/A control differed from itself, so no verdict can be trusted: rerun on a quiet machine.";
 
-fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
+fn faster_than(subject: &str, other: &str, compared: Option<ArmComparison>, s: &Settings) -> BudgetResult {
     let budget = format!("faster_than = {other:?}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.verdict == Verdict::Faster, describe(&row, other), || match c.verdict {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.verdict == Verdict::Faster, describe(&compared, other), || match c.verdict {
         Verdict::Slower => {
             format!("{subject} is measurably slower than {other}: the change makes this SDK slower, not faster.")
         }
@@ -257,17 +258,17 @@ fn faster_than(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Setti
             s.repeat,
             c.runs_needed.map_or(String::new(), |n| format!(
                 "; about {n} {} would detect a difference this size",
-                runs_unit(&row)
+                runs_unit(&compared)
             ))
         ),
     })
 }
 
-fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> BudgetResult {
+fn speedup(subject: &str, other: &str, min: f64, compared: Option<ArmComparison>) -> BudgetResult {
     let budget = format!("speedup_at_least = {min}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.ratio >= min, describe(&row, other), || {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.ratio >= min, describe(&compared, other), || {
         format!(
             "{subject} sends {:.2}x the messages per second of {other}; the budget asks for at least {min}x, so the gain on this workload is smaller than promised.",
             c.ratio
@@ -275,15 +276,15 @@ fn speedup(subject: &str, other: &str, min: f64, row: Option<ComparisonRow>) -> 
     })
 }
 
-fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Settings) -> BudgetResult {
+fn within_noise(subject: &str, other: &str, compared: Option<ArmComparison>, s: &Settings) -> BudgetResult {
     let budget = format!("within_noise_of = {other:?}");
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
-    check(subject, budget, c.verdict == Verdict::Noise, describe(&row, other), || match c.verdict {
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
+    check(subject, budget, c.verdict == Verdict::Noise, describe(&compared, other), || match c.verdict {
         Verdict::Slower => format!(
             "{subject} costs measurably more than {other} ({:+.1}%): minting is still visible in this SDK's throughput{}.",
             c.change_pct,
-            if row.paired.is_some() {
+            if compared.paired.is_some() {
                 " (a paired run sees a cost of a fraction of a percent; `at_most_slower` allows one)"
             } else {
                 ""
@@ -297,13 +298,13 @@ fn within_noise(subject: &str, other: &str, row: Option<ComparisonRow>, s: &Sett
     })
 }
 
-fn at_most_slower(subject: &str, t: &Tolerance, row: Option<ComparisonRow>) -> BudgetResult {
+fn at_most_slower(subject: &str, t: &Tolerance, compared: Option<ArmComparison>) -> BudgetResult {
     let budget = format!("at_most_slower = {{ than = {:?}, pct = {} }}", t.than, t.pct);
-    let Some(row) = row else { return no_comparison(subject, budget) };
-    let c = &row.comparison;
+    let Some(compared) = compared else { return no_comparison(subject, budget) };
+    let c = &compared.comparison;
     let floor = 1.0 - t.pct / 100.0;
     let lowest = c.ratio_ci95.map(|(lo, _)| lo);
-    check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&row, &t.than), || match lowest {
+    check(subject, budget, lowest.is_some_and(|lo| lo >= floor), describe(&compared, &t.than), || match lowest {
         None => "the comparison has no confidence interval: run at least 5 times (REPEAT=10).".into(),
         Some(_) if c.ratio < floor => format!(
             "{subject} sends {:.1}% fewer messages per second than {}, more than the {}% allowed.",
@@ -352,12 +353,12 @@ struct MintCost {
     ir_per_id: f64,
 }
 
-fn ir_per_id(variant: &str, limit: f64, path: &Path) -> BudgetResult {
-    let subject = format!("idgen {variant}");
+fn ir_per_id(msg_id: &str, limit: f64, path: &Path) -> BudgetResult {
+    let subject = format!("idgen {msg_id}");
     let budget = format!("ir_per_id_below = {limit}");
     let costs = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<MintCosts>(&t).ok());
-    let Some(ir) = costs.and_then(|c| c.strategies.into_iter().find(|s| s.name == variant)).map(|s| s.ir_per_id) else {
-        return check(&subject, budget, false, format!("no ir_per_id for {variant} in {}", path.display()), || {
+    let Some(ir) = costs.and_then(|c| c.strategies.into_iter().find(|s| s.name == msg_id)).map(|s| s.ir_per_id) else {
+        return check(&subject, budget, false, format!("no ir_per_id for {msg_id} in {}", path.display()), || {
             "the instruction count was never measured for this strategy: run scripts/mint-costs.sh (it writes results/mint-costs.json)".into()
         });
     };
@@ -372,6 +373,13 @@ mod tests {
 
     fn settings() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+    }
+
+    #[test]
+    fn variant_is_the_older_spelling_of_arm() {
+        let old: Budgets = toml::from_str("variant = \"uuid\"").unwrap();
+        let new: Budgets = toml::from_str("arm = \"uuid\"").unwrap();
+        assert_eq!((old.arm.as_deref(), new.arm.as_deref()), (Some("uuid"), Some("uuid")));
     }
 
     #[test]
@@ -420,19 +428,16 @@ mod tests {
                 .check(&s)
                 .is_ok()
         );
-        let own = Budgets { faster_than: Some(DEFAULT_VARIANT.into()), ..Budgets::default() };
+        let own = Budgets { faster_than: Some(DEFAULT_ARM.into()), ..Budgets::default() };
         assert!(
-            own.check(&s)
-                .unwrap_err()
-                .to_string()
-                .starts_with("expect.faster_than = \"fast\" is the budget's own variant")
+            own.check(&s).unwrap_err().to_string().starts_with("expect.faster_than = \"fast\" is the budget's own arm")
         );
-        let own = Budgets { within_noise_of: Some("uuid".into()), variant: Some("uuid".into()), ..Budgets::default() };
+        let own = Budgets { within_noise_of: Some("uuid".into()), arm: Some("uuid".into()), ..Budgets::default() };
         assert!(
             own.check(&s)
                 .unwrap_err()
                 .to_string()
-                .starts_with("expect.within_noise_of = \"uuid\" is the budget's own variant")
+                .starts_with("expect.within_noise_of = \"uuid\" is the budget's own arm")
         );
         let bad = Budgets { p99_9_below: Some("0ms".into()), ..Budgets::default() };
         assert!(bad.check(&s).unwrap_err().to_string().contains("expect.p99_9_below = \"0ms\" is impossible"));
@@ -448,7 +453,7 @@ mod tests {
     #[test]
     fn budgets_judge_each_sdk_and_explain_failures() {
         use crate::runner::analysis::baseline_pairs;
-        use crate::runner::model::fixtures::arm;
+        use crate::runner::records::fixtures::arm;
         let arms = vec![
             arm("rust", "threadrng", Some('A'), (1, 1), &[100.0, 101.0, 99.0, 100.5, 99.5]),
             arm("rust", "threadrng", Some('B'), (6, 1), &[100.5, 99.5, 100.0, 100.2, 99.8]),
@@ -470,7 +475,7 @@ mod tests {
             "{tie:?}"
         );
         assert!(
-            tie.meaning.as_deref().unwrap().contains("runs per variant would detect"),
+            tie.meaning.as_deref().unwrap().contains("runs per arm would detect"),
             "a tie says how many runs would tell"
         );
         assert!(!by("speedup_at_least").passed);
@@ -503,7 +508,7 @@ mod tests {
 
     #[test]
     fn paired_budgets_cite_the_paired_test_and_read_each_arms_tail() {
-        use crate::runner::model::fixtures::paired;
+        use crate::runner::records::fixtures::paired;
         // Per process one batch time per arm: fast 5% under uuid, preset beside fast, on either
         // side of it from process to process.
         let fast = [95_000, 95_040, 94_960, 95_020, 94_980];
@@ -540,9 +545,9 @@ mod tests {
         );
         let latency = by("p99_9_below");
         assert!(latency.passed && latency.observed.contains("150 us"), "a paired arm's own tail: {latency:?}");
-        let tolerance = |variant: &str, than: &str| {
+        let tolerance = |arm: &str, than: &str| {
             let b = Budgets {
-                variant: Some(variant.into()),
+                arm: Some(arm.into()),
                 at_most_slower: Some(Tolerance { than: than.into(), pct: 1.0 }),
                 ..Budgets::default()
             };

@@ -16,9 +16,9 @@ use statrs::statistics::Statistics;
 
 use super::affinity;
 use super::analysis::Analysis;
-use super::lab::Lab;
-use super::model::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
+use super::launch::Launcher;
 use super::overwrite;
+use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
 use super::report::atomic_write;
 use super::run::run_step;
 use super::schedule::plan;
@@ -239,7 +239,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let force = args.flags.layer.force()?;
     let name = args.name.clone().unwrap_or_else(|| "calibration".into());
     check_file_name("NAME", &name)?;
-    let layer = Layer::default().with(&settings::COUNTS, "false", Source::Flag).over(&args.flags.layer);
+    let layer = Layer::default().with(&settings::SYSCALLS, "false", Source::Flag).over(&args.flags.layer);
     let resolved = |sdk: &str| {
         layer
             .clone()
@@ -260,7 +260,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         overwrite::check_calibration(&dir.join(format!("{name}.json")), rounds, &per_sdk[0], &cells, force)?;
     }
     let started = machine::timestamp();
-    let mut lab = Lab::new(root.clone());
+    let mut launcher = Launcher::new(root.clone());
     for sdk in &sdks {
         eprintln!("building {sdk} ...");
         sdk::find(sdk)?.build(&root)?;
@@ -269,7 +269,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
     let mut judged = Vec::new();
     for (sdk, settings) in sdks.iter().zip(&per_sdk) {
         for &design in &designs {
-            let base_ns = base_ns_per_msg(&mut lab, settings, sdk, design)?;
+            let base_ns = base_ns_per_msg(&mut launcher, settings, sdk, design)?;
             let levels: Vec<(f64, f64)> =
                 std::iter::once((0.0, 0.0)).chain(args.slowdowns.iter().map(|&k| (k, inject_ns(k, base_ns)))).collect();
             eprintln!(
@@ -279,7 +279,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             );
             let mut rows = Vec::new();
             for round in 1..=rounds {
-                let round_rows = run_round(&mut lab, settings, sdk, design, &levels, round)?;
+                let round_rows = run_round(&mut launcher, settings, sdk, design, &levels, round)?;
                 eprintln!(
                     "calibrate {sdk} {}: round {round}/{rounds}: {}",
                     design.name(),
@@ -352,7 +352,7 @@ fn label(design: Design, metric: Metric) -> String {
 /// after BASE_WARMUP_RUNS. Processes: wall time per message of a run on its own. Paired: the
 /// base arm's median batch time over BATCH, in a process shaped like a round's, none slowed (a
 /// paired process sends faster per message than one with one arm).
-fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
+fn base_ns_per_msg(launcher: &mut Launcher, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
     let settings = &Settings { design, ..settings.clone() };
     let arms = match design {
         Design::Processes => vec![Arm::new(sdk, base_msg_id(sdk), None)],
@@ -361,7 +361,7 @@ fn base_ns_per_msg(lab: &mut Lab, settings: &Settings, sdk: &str, design: Design
     let arms: Vec<&Arm> = arms.iter().collect();
     let mut samples = Vec::new();
     for i in 0..BASE_WARMUP_RUNS + BASE_RUNS {
-        match lab.run(settings, &arms, settings.size(), i as u64, None).0.remove(0) {
+        match launcher.run(settings, &arms, settings.size(), i as u64, None).0.remove(0) {
             Outcome::Ok(_) if i < BASE_WARMUP_RUNS => {}
             Outcome::Ok(m) => samples.push(match &m.paired {
                 Some((_, batches)) => median_batch(batches) / f64::from(settings.batch),
@@ -397,7 +397,7 @@ fn paired_arms(sdk: &str, ns: f64) -> Vec<Arm> {
 /// twin's own test is judged too, apart, for what it alone would have said.
 /// Processes: every arm on its own, with the cross-process A/A control.
 fn run_round(
-    lab: &mut Lab,
+    launcher: &mut Launcher,
     settings: &Settings,
     sdk: &str,
     design: Design,
@@ -413,7 +413,7 @@ fn run_round(
             for (arm, &(_, ns)) in arms[3..].iter_mut().zip(levels) {
                 arm.inject_ns = ns;
             }
-            let mut arms = run_arms(lab, &Settings { design, seed, ..settings.clone() }, arms);
+            let mut arms = run_arms(launcher, &Settings { design, seed, ..settings.clone() }, arms);
             let mut out = Vec::new();
             for metric in [Metric::Wall, Metric::Cpu] {
                 arms.iter_mut().for_each(|a| a.metric = metric);
@@ -425,7 +425,7 @@ fn run_round(
             let mut out = Vec::new();
             for (l, &(k, ns)) in levels.iter().enumerate().filter(|(_, (k, _))| *k > 0.0) {
                 let arms = run_arms(
-                    lab,
+                    launcher,
                     &Settings { design, seed: seed ^ l as u64, ..settings.clone() },
                     paired_arms(sdk, ns),
                 );
@@ -439,9 +439,9 @@ fn run_round(
 }
 
 /// Runs `arms` REPEAT times in the settings' design and order; the arms with their runs.
-fn run_arms(lab: &mut Lab, settings: &Settings, mut arms: Vec<Arm>) -> Vec<Arm> {
+fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>) -> Vec<Arm> {
     for (k, (step, indexes)) in plan(&arms, settings).into_iter().enumerate() {
-        for (i, record) in run_step(lab, settings, &arms, &indexes, step, k + 1, k) {
+        for (i, record) in run_step(launcher, settings, &arms, &indexes, step, k + 1, k) {
             arms[i].runs.push(record);
         }
     }
@@ -727,7 +727,7 @@ fn markdown(c: &Calibration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::model::fixtures;
+    use crate::runner::records::fixtures;
     use crate::stats::Verdict;
 
     fn injected(elapsed_ns: u64, injected_ns: u64, batch_ns: Option<Vec<u64>>) -> Arm {

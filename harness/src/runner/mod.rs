@@ -2,7 +2,7 @@
 //!
 //! Data flows one way. A suite file (or the flags alone) is read through the settings table
 //! into workloads of resolved [`settings::Settings`]; each workload becomes arms (the A/A
-//! control, then SDK x MSG_ID); the lab runs every arm's producer processes against in-process
+//! control, then SDK x MSG_ID); the launcher runs every arm's producer processes against in-process
 //! sinks and gives back run records; the analysis turns an arm's records into summaries and
 //! comparisons; budgets and warnings judge the analysis; the report holds all of it and renders
 //! it as terminal text, Markdown, JSON and HTML. `run` and `calibrate` drive that loop.
@@ -10,9 +10,9 @@
 //! The modules below are listed from the bottom up: each uses only modules listed before it.
 
 /// Plain data: arms, run records, outcomes, latency, syscall counts, sizes, warnings.
-pub mod model;
+pub mod records;
 /// How figures read in every report.
-pub mod format;
+pub mod figures;
 /// A producer's CPU time, from wait4.
 pub mod cpu;
 /// Which CPUs a run may use (CPUS).
@@ -29,7 +29,7 @@ pub mod schedule;
 /// strace: its command and its summary table.
 pub mod syscalls;
 /// Sinks and producer processes: one run of one arm.
-pub mod lab;
+pub mod launch;
 /// Summaries and comparisons of a workload's arms.
 pub mod analysis;
 /// A workload's `expect` block, judged.
@@ -38,7 +38,7 @@ pub mod budget;
 pub mod warnings;
 /// Suite files, and the workloads they resolve to.
 pub mod suite;
-/// The run's state and its renderers.
+/// The report's contents and its renderers.
 pub mod report;
 /// When a report may be replaced.
 pub mod overwrite;

@@ -1,5 +1,5 @@
 //! `harness run`: every workload of a suite (or the one the flags describe), each SDK x MSG_ID
-//! variant in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
+//! arm in its own process, interleaved (A B B A ...) after one discarded warm-up run each,
 //! with an A/A control that calibrates the noise. Reports are rewritten after every run, marked
 //! incomplete until the last one; budgets turn the results into an exit code.
 
@@ -10,10 +10,10 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::analysis::Analysis;
-use super::lab::Lab;
-use super::model::Design;
-use super::model::{Arm, RunRecord, SyscallCounts, Warning};
+use super::launch::Launcher;
 use super::overwrite;
+use super::records::Design;
+use super::records::{Arm, RunRecord, SyscallCounts, Warning};
 use super::report::{self, Render, Report, Terminal};
 use super::schedule::{Step, next_round, plan};
 use super::sdk;
@@ -22,7 +22,7 @@ use super::suite::Suite;
 use super::syscalls;
 use super::warnings::CpuSample;
 use crate::machine::Machine;
-use crate::producer::SplitMix64;
+use crate::splitmix::SplitMix64;
 
 /// Runs the whole suite; an error when a run or a budget FAILED, after the reports are written.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
@@ -50,10 +50,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     }
     let toolchains: Vec<(&str, &[&str])> = used.iter().map(|s| (s.name, s.version)).collect();
     let mut report = Report::new(&suite, Machine::describe(&root, &toolchains), suite.runs(strace));
-    if suite.workloads.iter().any(|w| w.settings.counts) && !strace {
+    if suite.workloads.iter().any(|w| w.settings.syscalls) && !strace {
         report.warnings.push(Warning {
             cause: "strace is not installed, so there are no syscall or getrandom counts".into(),
-            fix: "apt-get install strace, or set COUNTS=false to say they are not wanted".into(),
+            fix: "apt-get install strace, or set SYSCALLS=false to say they are not wanted".into(),
         });
     }
     for w in report.all_warnings() {
@@ -65,8 +65,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("[{elapsed_precise}] {bar:30} run {pos}/{len}, ETA {eta} {msg}")
             .expect("valid template"),
     );
-    let mut lab = Lab::new(root.clone());
-    let scratch = std::env::temp_dir().join(format!("mintbench-counts-{}", std::process::id()));
+    let mut launcher = Launcher::new(root.clone());
+    let scratch = std::env::temp_dir().join(format!("mintbench-syscalls-{}", std::process::id()));
     for (w, workload) in suite.workloads.iter().enumerate() {
         let cpu_before = CpuSample::take();
         let arms = report.workloads[w].arms.clone();
@@ -76,22 +76,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         let mut k = 0;
         loop {
             for (step, indexes) in std::mem::take(&mut steps) {
-                let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+                let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
                 let prefix = if suite.workloads.len() > 1 { format!("{}: ", settings.name) } else { String::new() };
                 let warmup = if step.round == 0 { " (warm-up, discarded)" } else { "" };
-                bar.set_message(format!("{prefix}{}{warmup}", unit_label(&unit, settings.design)));
-                let records = run_step(&mut lab, settings, &arms, &indexes, step, report.runs_done + 1, k);
+                bar.set_message(format!("{prefix}{}{warmup}", launch_label(&launch, settings.design)));
+                let records = run_step(&mut launcher, settings, &arms, &indexes, step, report.runs_done + 1, k);
                 k += 1;
                 let line = records
                     .iter()
-                    .map(|(i, r)| progress_figure(&arms[*i], r, unit.len() > 1, report::unit(settings.mode)))
+                    .map(|(i, r)| progress_figure(&arms[*i], r, launch.len() > 1, report::unit(settings.mode)))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let progress = format!(
                     "run {}/{} {prefix}{}{warmup}: {line}",
                     report.runs_done + 1,
                     report.runs_total,
-                    unit_label(&unit, settings.design)
+                    launch_label(&launch, settings.design)
                 );
                 say(&bar, progress);
                 report.record_process(w, records);
@@ -114,14 +114,14 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             }
         }
         let cpu_after = CpuSample::take();
-        if workload.settings.counts && strace {
+        if workload.settings.syscalls && strace {
             std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_variant()) {
+            for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_under_test()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
-                let counts = lab.syscall_counts(&workload.settings, arm, &scratch);
-                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &counts));
-                report.record_syscalls(w, i, counts, syscalls::RUNS);
+                let syscalls = launcher.syscall_counts(&workload.settings, arm, &scratch);
+                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &syscalls));
+                report.record_syscalls(w, i, syscalls, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(syscalls::RUNS as u64);
             }
@@ -153,17 +153,17 @@ fn counting_line(
     total: usize,
     label: String,
     settings: &Settings,
-    counts: &Result<SyscallCounts, String>,
+    counted: &Result<SyscallCounts, String>,
 ) -> String {
     let [short, long] = syscalls::sizes(settings.batch, settings.messages);
-    let what = match counts {
+    let what = match counted {
         Ok(c) => format!(
             "{:.3} syscalls/{}, {:.2} getrandom/1000 IDs",
             c.syscalls_per_msg,
             report::per(settings.mode),
             c.getrandom_per_1000_ids
         ),
-        Err(why) => format!("no counts: {why}"),
+        Err(why) => format!("no syscall counts: {why}"),
     };
     let items = if settings.mode == crate::producer::Mode::Mint { "IDs" } else { "messages" };
     format!(
@@ -194,10 +194,10 @@ fn outcome(report: &Report) -> anyhow::Result<()> {
     }
 }
 
-/// Runs one step's unit (the `k`th of the plan); the records of its arms, as (arm index,
+/// Runs one step's launch (the `k`th of the plan); the records of its arms, as (arm index,
 /// record).
 pub fn run_step(
-    lab: &mut Lab,
+    launcher: &mut Launcher,
     settings: &Settings,
     arms: &[Arm],
     indexes: &[usize],
@@ -207,8 +207,8 @@ pub fn run_step(
 ) -> Vec<(usize, RunRecord)> {
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
-    let unit: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
-    let (outcomes, delivered) = lab.run(settings, &unit, settings.size(), seed, None);
+    let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+    let (outcomes, delivered) = launcher.run(settings, &launch, settings.size(), seed, None);
     indexes
         .iter()
         .zip(outcomes)
@@ -216,13 +216,13 @@ pub fn run_step(
         .collect()
 }
 
-fn unit_label(unit: &[&Arm], design: Design) -> String {
-    match unit {
+fn launch_label(launch: &[&Arm], design: Design) -> String {
+    match launch {
         [one] => one.label(),
         _ => format!(
             "{} {} ({})",
-            unit[0].sdk,
-            unit.iter().map(|a| a.variant()).collect::<Vec<_>>().join(" + "),
+            launch[0].sdk,
+            launch.iter().map(|a| a.short_label()).collect::<Vec<_>>().join(" + "),
             if design == Design::Lockstep { "lock-step set" } else { "paired" }
         ),
     }
@@ -285,7 +285,7 @@ pub fn more_rounds(
 }
 
 fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> String {
-    let name = if named { format!("{} ", arm.variant()) } else { String::new() };
+    let name = if named { format!("{} ", arm.short_label()) } else { String::new() };
     match (&record.result, &record.failed) {
         (Some(r), _) => format!("{name}{:.0} {unit}", r.msgs_per_sec),
         (None, Some(why)) => format!("FAILED: {why}"),

@@ -1,56 +1,56 @@
-//! How a design turns a workload's arms into processes and rounds: which arms make one unit (a
+//! How a design turns a workload's arms into processes and rounds: which arms make one launch (a
 //! process of its own, a paired process, or a lock-step set of processes), and the order the
-//! units run in.
+//! launches run in.
 
-use super::model::{Arm, Design};
+use super::records::{Arm, Design};
 use super::sdk;
 use super::settings::Settings;
 use crate::producer::BlockOrder;
 
-/// One unit to run: which (an arm, a paired process of one SDK's arms, or a lock-step set) and
+/// One launch to run: which (an arm, a paired process of one SDK's arms, or a lock-step set) and
 /// in which round (0: the discarded warm-up round).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
-    pub unit: usize,
+    pub launch: usize,
     pub round: usize,
 }
 
-/// One warm-up step per unit, then `repeat` rounds, each running every unit once in an order
+/// One warm-up step per launch, then `repeat` rounds, each running every launch once in an order
 /// shuffled from `seed` (randomised multiple interleaved trials): drift and periodic noise hit
-/// every unit alike, and no unit always follows the same one.
-pub fn schedule(units: usize, repeat: usize, seed: u64) -> Vec<Step> {
-    let warmups = (0..units).map(|unit| Step { unit, round: 0 });
-    let rounds = BlockOrder::new(seed, units)
+/// every launch alike, and no launch always follows the same one.
+pub fn schedule(launches: usize, repeat: usize, seed: u64) -> Vec<Step> {
+    let warmups = (0..launches).map(|launch| Step { launch, round: 0 });
+    let rounds = BlockOrder::new(seed, launches)
         .take(repeat)
         .enumerate()
-        .flat_map(|(r, order)| order.into_iter().map(move |unit| Step { unit, round: r + 1 }));
+        .flat_map(|(r, order)| order.into_iter().map(move |launch| Step { launch, round: r + 1 }));
     warmups.chain(rounds).collect()
 }
 
-/// The units to run for `arms`, in order: each step with the indexes of the arms it runs.
+/// The launches to run for `arms`, in order: each step with the indexes of the arms it runs.
 pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
-    let units = units(arms, settings.design);
-    schedule(units.len(), settings.repeat as usize, settings.seed)
+    let launches = launches(arms, settings.design);
+    schedule(launches.len(), settings.repeat as usize, settings.seed)
         .into_iter()
-        .map(|step| (step, units[step.unit].clone()))
+        .map(|step| (step, launches[step.launch].clone()))
         .collect()
 }
 
-/// One more round after the planned ones (PRECISION, BUDGET): every unit once, in an order
+/// One more round after the planned ones (PRECISION, BUDGET): every launch once, in an order
 /// shuffled from the seed and the round.
 pub fn next_round(arms: &[Arm], settings: &Settings, round: usize) -> Vec<(Step, Vec<usize>)> {
-    let units = units(arms, settings.design);
-    let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), units.len())
+    let launches = launches(arms, settings.design);
+    let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), launches.len())
         .next()
         .expect("block orders never end");
-    order.into_iter().map(|unit| (Step { unit, round }, units[unit].clone())).collect()
+    order.into_iter().map(|launch| (Step { launch, round }, launches[launch].clone())).collect()
 }
 
-/// What runs as one unit, as arm indexes in the order the unit takes them (its first arm, its
+/// What runs as one launch, as arm indexes in the order the launch takes them (its first arm, its
 /// A/A twin, then the rest). Processes: every arm alone. Paired: one process per SDK, the
 /// control arms alone. Lock-step: a set per SDK row, one set of every row of one's own (their
 /// builds are what is compared), and the two control arms as a set of their own.
-pub fn units(arms: &[Arm], design: Design) -> Vec<Vec<usize>> {
+pub fn launches(arms: &[Arm], design: Design) -> Vec<Vec<usize>> {
     let group = |arm: &Arm| -> Option<String> {
         match design {
             Design::Processes => None,
@@ -60,16 +60,16 @@ pub fn units(arms: &[Arm], design: Design) -> Vec<Vec<usize>> {
             Design::Lockstep => Some(arm.sdk.clone()),
         }
     };
-    let mut units: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+    let mut launches: Vec<(Option<String>, Vec<usize>)> = Vec::new();
     for (i, arm) in arms.iter().enumerate() {
         let key = group(arm);
-        match units.iter().position(|(k, _)| key.is_some() && *k == key) {
-            Some(g) if arm.twin => units[g].1.insert(1, i),
-            Some(g) => units[g].1.push(i),
-            None => units.push((key, vec![i])),
+        match launches.iter().position(|(k, _)| key.is_some() && *k == key) {
+            Some(g) if arm.twin => launches[g].1.insert(1, i),
+            Some(g) => launches[g].1.push(i),
+            None => launches.push((key, vec![i])),
         }
     }
-    units.into_iter().map(|(_, u)| u).collect()
+    launches.into_iter().map(|(_, u)| u).collect()
 }
 
 /// Whether `arms` get an A/A twin of their first arm (the SDK's, or the first row of one's own
@@ -89,14 +89,14 @@ mod tests {
     #[test]
     fn schedule_warms_up_each_unit_then_shuffles_every_round() {
         let steps = schedule(3, 20, 7);
-        assert_eq!(steps[..3].iter().map(|s| (s.unit, s.round)).collect::<Vec<_>>(), [(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(steps[..3].iter().map(|s| (s.launch, s.round)).collect::<Vec<_>>(), [(0, 0), (1, 0), (2, 0)]);
         for round in 1..=20 {
-            let mut units: Vec<usize> = steps.iter().filter(|s| s.round == round).map(|s| s.unit).collect();
-            units.sort_unstable();
-            assert_eq!(units, [0, 1, 2], "round {round} runs each unit once");
+            let mut launches: Vec<usize> = steps.iter().filter(|s| s.round == round).map(|s| s.launch).collect();
+            launches.sort_unstable();
+            assert_eq!(launches, [0, 1, 2], "round {round} runs each launch once");
         }
         let orders: std::collections::HashSet<Vec<usize>> =
-            (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.unit).collect()).collect();
+            (1..=20).map(|r| steps.iter().filter(|s| s.round == r).map(|s| s.launch).collect()).collect();
         assert!(orders.len() > 2, "orders vary between rounds");
         assert_eq!(schedule(3, 20, 7), steps, "the seed reproduces the order");
         assert_ne!(schedule(3, 20, 8), steps);
@@ -118,9 +118,9 @@ mod tests {
             Arm::new("java", "uuid", None),
         ];
         arms.push(twin("go", "uuid"));
-        assert_eq!(units(&arms, Design::Paired), [vec![0], vec![1], vec![2, 5, 3], vec![4]]);
-        assert_eq!(units(&arms, Design::Processes), (0..6).map(|i| vec![i]).collect::<Vec<_>>());
-        assert_eq!(units(&arms, Design::Lockstep), [vec![0, 1], vec![2, 5, 3], vec![4]]);
+        assert_eq!(launches(&arms, Design::Paired), [vec![0], vec![1], vec![2, 5, 3], vec![4]]);
+        assert_eq!(launches(&arms, Design::Processes), (0..6).map(|i| vec![i]).collect::<Vec<_>>());
+        assert_eq!(launches(&arms, Design::Lockstep), [vec![0, 1], vec![2, 5, 3], vec![4]]);
         // Rows of one's own: every build in one set, the first build's twin second.
         let arms = vec![
             Arm::control('A'),
@@ -129,7 +129,7 @@ mod tests {
             twin("master", "sdk"),
             Arm::new("branch", "sdk", None),
         ];
-        assert_eq!(units(&arms, Design::Lockstep), [vec![0, 1], vec![2, 3, 4]]);
+        assert_eq!(launches(&arms, Design::Lockstep), [vec![0, 1], vec![2, 3, 4]]);
     }
 
     #[test]

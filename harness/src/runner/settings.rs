@@ -1,7 +1,7 @@
-//! The one table of `harness run`'s settings. Each row is defined once, in [`SETTINGS`]; its
+//! The one table of `harness run`'s settings. Each [`Setting`] is defined once, in [`SETTINGS`]; its
 //! flag, its environment variable, its suite-file key, its help and default, whether producers
 //! get it, how it is shown in the report and in the command that reproduces a workload are all
-//! read from the row. A new setting is one row here and one field of [`Settings`].
+//! read from it. A new setting is one [`Setting`] here and one field of [`Settings`].
 
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -12,8 +12,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use super::affinity;
-use super::model::{Design, Metric, Size};
 use super::producer_spec::ProducerSpec;
+use super::records::{Design, Metric, Size};
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
@@ -168,7 +168,7 @@ pub const REPEAT: Setting = Setting {
     env: "REPEAT",
     flag: "repeat",
     aliases: &[],
-    help: "Timed runs per variant, after one discarded warm-up run each.",
+    help: "Timed runs per arm, after one discarded warm-up run each.",
     default: Fallback::Value("10"),
     to_producer: false,
     in_suite: true,
@@ -267,24 +267,37 @@ pub const TIMEOUT: Setting = Setting {
     },
 };
 
-pub const COUNTS: Setting = Setting {
-    env: "COUNTS",
-    flag: "counts",
+pub const SYSCALLS: Setting = Setting {
+    env: "SYSCALLS",
+    flag: "syscalls",
     aliases: &[],
-    help: "Two extra runs per variant under `strace -f -c`, differing only in their message count (a tenth of MESSAGES/BATCH batches, 5 to 50, and twice that), for syscalls per message, sends and receives per batch and getrandom calls per 1000 IDs (true or false).",
+    help: "Two extra runs per arm under `strace -f -c`, differing only in their message count (a tenth of MESSAGES/BATCH batches, 5 to 50, and twice that), for syscalls per message, sends and receives per batch and getrandom calls per 1000 IDs (true or false).",
     default: Fallback::Value("true"),
     to_producer: false,
     in_suite: true,
     in_line: false,
     payload: false,
-    binding: Binding::Workload {
-        set: |s, v| {
-            s.counts = v.parse().map_err(|_| Bad::Unreadable("is not true or false".into()))?;
-            Ok(())
-        },
-        get: |s| s.counts.to_string(),
-    },
+    binding: Binding::Workload { set: set_syscalls, get: |s| s.syscalls.to_string() },
 };
+
+/// The older spelling of SYSCALLS.
+pub const COUNTS: Setting = Setting {
+    env: "COUNTS",
+    flag: "counts",
+    aliases: &[],
+    help: "The older spelling of SYSCALLS.",
+    default: Fallback::Derived("SYSCALLS's"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Alias { set: set_syscalls },
+};
+
+fn set_syscalls(s: &mut Settings, v: &str) -> Result<(), Bad> {
+    s.syscalls = v.parse().map_err(|_| Bad::Unreadable("is not true or false".into()))?;
+    Ok(())
+}
 
 pub const DESIGN: Setting = Setting {
     env: "DESIGN",
@@ -542,6 +555,7 @@ pub const SETTINGS: &[&Setting] = &[
     &MESSAGES,
     &WARMUP,
     &TIMEOUT,
+    &SYSCALLS,
     &COUNTS,
     &DESIGN,
     &PAIRED,
@@ -557,7 +571,7 @@ pub const SETTINGS: &[&Setting] = &[
     &FORCE,
 ];
 
-/// Variables producers read that no row sends from a setting: the lab sets SERVER, MSG_ID,
+/// Variables producers read that no row sends from a setting: the launcher sets SERVER, MSG_ID,
 /// PAIRED, SEED, INJECT_NS and INJECT_ARM per run, and SEND_PATH from the SDK row; the iggy row
 /// reads PARTITIONS.
 const PRODUCER_ONLY: &[&str] = &["SERVER", "PAIRED", "SEED", "INJECT_NS", "INJECT_ARM", "SEND_PATH", "PARTITIONS"];
@@ -679,7 +693,10 @@ pub struct Settings {
     pub messages: u64,
     pub warmup: u64,
     pub timeout_s: u64,
-    pub counts: bool,
+    /// SYSCALLS: count each arm's syscalls under strace. Written `counts` in a report, as it
+    /// always was.
+    #[serde(rename = "counts")]
+    pub syscalls: bool,
     pub design: Design,
     pub metric: Metric,
     /// The CPUs the run is confined to (CPUS); None: every one the runner may use.
@@ -860,7 +877,7 @@ impl Layer {
             messages: 0,
             warmup: 0,
             timeout_s: 0,
-            counts: false,
+            syscalls: false,
             design: Design::Processes,
             metric: Metric::Wall,
             cpus: None,
@@ -915,7 +932,7 @@ impl Layer {
                 server: String::new(),
                 mode: s.mode,
                 msg_id: msg_id.clone(),
-                workload: PayloadArgs {
+                payload: PayloadArgs {
                     bits: s.bits,
                     pack: s.pack,
                     batch: s.batch,
@@ -932,6 +949,11 @@ impl Layer {
             ),
             (None, None) => s.design = default_design(&s),
             _ => check_design(&s)?,
+        }
+        if let (Some(syscalls), Some(counts)) = (layer.get(&SYSCALLS), layer.get(&COUNTS)) {
+            bail!(
+                "SYSCALLS={syscalls} and COUNTS={counts} are both given: COUNTS is the older spelling of SYSCALLS; give one"
+            );
         }
         if layer.get(&SEED).is_none() {
             s.seed = rand::random();
@@ -1048,7 +1070,7 @@ fn refusal(setting: &Setting, value: &str, source: Source, bad: Bad) -> String {
     }
 }
 
-/// Which rows a command takes as flags.
+/// Which settings a command takes as flags.
 pub trait Selection: Clone + Send + Sync + 'static {
     fn includes(setting: &Setting) -> bool;
 }
@@ -1061,7 +1083,7 @@ pub struct Flags<S> {
 }
 
 impl<S: Selection> Flags<S> {
-    fn rows() -> impl Iterator<Item = &'static Setting> {
+    fn settings() -> impl Iterator<Item = &'static Setting> {
         SETTINGS.iter().copied().filter(|s| S::includes(s))
     }
 }
@@ -1074,7 +1096,7 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        for setting in Self::rows() {
+        for setting in Self::settings() {
             if let Some(value) = matches.get_one::<String>(setting.env) {
                 let source = if matches.value_source(setting.env) == Some(ValueSource::EnvVariable) {
                     Source::Env
@@ -1094,7 +1116,7 @@ impl<S: Selection> clap::FromArgMatches for Flags<S> {
 
 impl<S: Selection> clap::Args for Flags<S> {
     fn augment_args(cmd: Command) -> Command {
-        let cmd = Self::rows().fold(cmd, |cmd, setting| cmd.arg(setting.arg()));
+        let cmd = Self::settings().fold(cmd, |cmd, setting| cmd.arg(setting.arg()));
         if !S::includes(&SDK) {
             return cmd;
         }
@@ -1112,7 +1134,7 @@ impl<S: Selection> clap::Args for Flags<S> {
     }
 }
 
-/// `harness run`: every row.
+/// `harness run`: every setting.
 #[derive(Clone, Debug)]
 pub struct Run;
 
@@ -1205,7 +1227,7 @@ mod tests {
     fn defaults_resolve_to_a_named_run() {
         let r = resolve(&[]).unwrap();
         assert_eq!(r.name, "producer-rust-bits42-pack1");
-        assert_eq!((r.warmup, r.repeat, r.counts), (100_000, 10, true));
+        assert_eq!((r.warmup, r.repeat, r.syscalls), (100_000, 10, true));
         assert!(r.command().starts_with("MODE=producer SDK=rust MSG_ID=uuid,fast REPEAT=10 BITS=42"));
         assert_eq!(
             r.line(),
@@ -1333,6 +1355,7 @@ mod tests {
         assert!(err(&["--name", ".hidden"]).contains("plain file name"));
         assert_eq!(err(&["--bits", "abc"]), "--bits abc is not a whole number");
         assert_eq!(err(&["--mode", "nope"]), "--mode nope is unknown; expected producer or mint");
+        assert_eq!(err(&["--syscalls", "maybe"]), "--syscalls maybe is not true or false");
         assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");
         let from_env = Layer::default().with(&BITS, "abc", Source::Env).resolve(None).unwrap_err();
         assert_eq!(from_env.to_string(), "BITS=abc is not a whole number");
@@ -1391,7 +1414,7 @@ mod tests {
             "250",
             "--timeout",
             "7",
-            "--counts",
+            "--syscalls",
             "false",
             "--name",
             "x",
@@ -1430,10 +1453,27 @@ mod tests {
 
     #[test]
     fn suite_tables_set_only_suite_settings() {
-        let table: toml::Table = toml::from_str("repeat = 3\nsdk = [\"rust\", \"go\"]\ncounts = false\n").unwrap();
+        let table: toml::Table = toml::from_str("repeat = 3\nsdk = [\"rust\", \"go\"]\nsyscalls = false\n").unwrap();
         let layer = Layer::from_toml(table).unwrap();
-        assert_eq!(layer.given(), ["SDK=rust,go", "REPEAT=3", "COUNTS=false"]);
+        assert_eq!(layer.given(), ["SDK=rust,go", "REPEAT=3", "SYSCALLS=false"]);
         let bad: toml::Table = toml::from_str("format = \"md\"\n").unwrap();
         assert!(Layer::from_toml(bad).unwrap_err().to_string().starts_with("unknown field `format`"));
+    }
+
+    #[test]
+    fn counts_is_the_older_spelling_of_syscalls() {
+        let table: toml::Table = toml::from_str("counts = false\n").unwrap();
+        let (s, _) = Layer::from_toml(table).unwrap().resolve(None).unwrap();
+        assert!(!s.syscalls);
+        assert!(!resolve(&["--counts", "false"]).unwrap().syscalls);
+        assert!(resolve(&["--counts", "true"]).unwrap().syscalls);
+        let r = resolve(&["--counts", "false"]).unwrap();
+        assert!(r.command().contains("SYSCALLS=false") && !r.command().contains("COUNTS="), "{}", r.command());
+        let both = Layer::default()
+            .with(&SYSCALLS, "true", Source::Flag)
+            .with(&COUNTS, "false", Source::Env)
+            .resolve(None)
+            .unwrap_err();
+        assert!(both.to_string().starts_with("SYSCALLS=true and COUNTS=false are both given"), "{both}");
     }
 }

@@ -9,8 +9,8 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 
 use super::budget::Budgets;
-use super::model::{Arm, CONTROL_SDK, Warning};
 use super::producer_spec::ProducerSpec;
+use super::records::{Arm, CONTROL_SDK, Warning};
 use super::schedule;
 use super::sdk::{self, Sdk};
 use super::settings::{Layer, RunArgs, Settings, check_file_name};
@@ -199,12 +199,12 @@ impl Suite {
             .iter()
             .map(|w| {
                 let arms = w.arms();
-                let counted = if w.settings.counts && strace {
-                    syscalls::RUNS * arms.iter().filter(|a| a.is_variant()).count()
+                let counted = if w.settings.syscalls && strace {
+                    syscalls::RUNS * arms.iter().filter(|a| a.is_under_test()).count()
                 } else {
                     0
                 };
-                schedule::units(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
+                schedule::launches(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
             })
             .sum()
     }
@@ -332,7 +332,7 @@ impl Workload {
                 arms.push(Arm::new(sdk, msg_id, None));
             }
             if schedule::wants_twin(self.settings.design, sdk, first_user_row) {
-                // The row's own noise floor: a second copy of its first arm in the same units.
+                // The row's own noise floor: a second copy of its first arm in the same launches.
                 let mut twin = Arm::new(sdk, &self.settings.msg_ids[0], None);
                 twin.twin = true;
                 arms.push(twin);

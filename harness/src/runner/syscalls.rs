@@ -2,7 +2,7 @@
 //! getrandom calls per 1000 IDs, from two extra runs of an arm under `strace -f -c` that differ
 //! only in their message count. The difference cancels everything a process does once
 //! (start-up, class loading, connecting), leaving what each further message costs. Everything
-//! the project knows about strace is here: the lab runs the commands, and `harness syscalls`
+//! the project knows about strace is here: the launcher runs the commands, and `harness syscalls`
 //! counts one command's calls for scripts (`scripts/mint-costs.sh`).
 
 use std::collections::BTreeMap;
@@ -11,7 +11,7 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use super::model::{Size, SyscallCounts};
+use super::records::{Size, SyscallCounts};
 
 /// Batches in the shorter instrumented run, a tenth of the workload's, within these bounds;
 /// the longer one sends twice as many. strace slows a producer many times over, so the runs

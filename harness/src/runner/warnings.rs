@@ -3,7 +3,7 @@
 
 use super::analysis::Analysis;
 use super::cpu::MachineTicks;
-use super::model::{Arm, Warning};
+use super::records::{Arm, Warning};
 use super::settings::Settings;
 use crate::stats::{ALPHA, Summary, welch};
 
@@ -152,7 +152,7 @@ fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
             "workload {}: the control drifted by {change:+.1}% from the first half of the runs to the second (Welch p = {p:.4}): the machine's speed changed while measuring",
             s.name
         ),
-        fix: "look for other load or thermal throttling and rerun; interleaving spreads drift over every variant, but it widens the noise".into(),
+        fix: "look for other load or thermal throttling and rerun; interleaving spreads drift over every arm, but it widens the noise".into(),
     })
 }
 
@@ -188,7 +188,7 @@ mod tests {
     }
 
     use crate::runner::analysis::baseline_pairs;
-    use crate::runner::model::fixtures::arm;
+    use crate::runner::records::fixtures::arm;
 
     fn settings_of_w() -> Settings {
         crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0

@@ -74,13 +74,13 @@ fn fifty_thousand_messages_arrive_exactly_once() {
         server: sink.addr.to_string(),
         mode: producer::Mode::Producer,
         msg_id: "fast".into(),
-        workload: producer::PayloadArgs { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
+        payload: producer::PayloadArgs { bits: 42, pack: 1, batch: 1000, messages: 50_000, warmup: None },
     };
     let result = producer::run(&args).unwrap();
     assert_eq!((result.messages, result.timed_messages), (50_000, 45_000));
-    let counts = sink.delivery();
-    assert_eq!(counts.delivery_problem(50_000), None, "{counts:?}");
-    assert_eq!(counts.batches, 50);
+    let delivery = sink.delivery();
+    assert_eq!(delivery.delivery_problem(50_000), None, "{delivery:?}");
+    assert_eq!(delivery.batches, 50);
 }
 
 #[test]
@@ -93,9 +93,9 @@ fn repeated_and_skipped_messages_are_counted_and_refused() {
     assert_eq!(status_of(&mut c, &again), status::PRODUCER_SEQUENCE_OUT_OF_ORDER);
     let skipped = batch(&mut c, 15, 5);
     assert_eq!(status_of(&mut c, &skipped), status::PRODUCER_SEQUENCE_OUT_OF_ORDER);
-    let counts = sink.delivery();
-    assert_eq!((counts.messages, counts.duplicates, counts.gaps), (15, 10, 5));
-    assert!(counts.delivery_problem(20).is_some());
+    let delivery = sink.delivery();
+    assert_eq!((delivery.messages, delivery.duplicates, delivery.gaps), (15, 10, 5));
+    assert!(delivery.delivery_problem(20).is_some());
 }
 
 #[test]
@@ -118,8 +118,8 @@ fn malformed_batches_get_an_error_status_and_the_connection_goes_on() {
     }
     let good = batch(&mut c, 0, 3);
     assert_eq!(status_of(&mut c, &good), status::OK, "the connection still serves");
-    let counts = sink.delivery();
-    assert_eq!((counts.rejected_frames, counts.checksum_failures, counts.messages), (6, 2, 3));
+    let delivery = sink.delivery();
+    assert_eq!((delivery.rejected_frames, delivery.checksum_failures, delivery.messages), (6, 2, 3));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Summaries of repeated runs and the comparisons between variants.
+//! Summaries of repeated runs and the comparisons between arms.
 
 mod bootstrap;
 mod mann_whitney;
@@ -11,7 +11,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 pub use mann_whitney::{MannWhitney, mann_whitney};
 pub use power::{runs_for, runs_needed};
 
-/// Central figures and spread of one variant's samples.
+/// Central figures and spread of one arm's samples.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Summary {
     pub n: usize,

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use harness::producer::{Lap, Mode, Plan, ProduceCommand, Recorder, Row, SendPath};
+use harness::producer::{Accepts, Lap, Mode, Plan, ProduceCommand, Recorder, SendPath};
 
 use ids::{IdSource, Ids};
 
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<String> {
-    let plan = cli.cmd.plan(&row())?;
+    let plan = cli.cmd.plan(&accepts())?;
     if cli.partitions == 0 {
         anyhow::bail!("PARTITIONS=0 is out of range: it must be at least 1");
     }
@@ -49,9 +49,9 @@ fn run(cli: &Cli) -> anyhow::Result<String> {
     Ok(serde_json::to_string(&plan.result(recorder))?)
 }
 
-/// The iggy row: the released client's own per-message work, so `faithful` only.
-fn row() -> Row<IdSource> {
-    Row { sdk: "iggy", send_path: SendPath::Faithful, msg_ids: ids::NAMES.to_vec() }
+/// What the iggy row accepts: the released client's own per-message work, so `faithful` only.
+fn accepts() -> Accepts<IdSource> {
+    Accepts { sdk: "iggy", send_path: SendPath::Faithful, msg_ids: ids::NAMES.to_vec() }
 }
 
 /// IDs per second with no network, batch by batch: `sdk` calls the client's own minting function.
@@ -79,7 +79,7 @@ mod tests {
 
     fn plan(flags: &[&str]) -> anyhow::Result<Plan<IdSource>> {
         let cli = Cli::try_parse_from(["iggy-producer"].iter().chain(flags)).unwrap();
-        cli.cmd.plan(&row())
+        cli.cmd.plan(&accepts())
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::runner::format::thousands;
+use crate::runner::figures::thousands;
 
 /// One comparison in the headline chart.
 pub struct RatioRow {

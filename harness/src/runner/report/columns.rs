@@ -1,10 +1,10 @@
-//! The per-variant measurement columns, one list for every table that shows them. MODE=mint
+//! The per-arm measurement columns, one list for every table that shows them. MODE=mint
 //! sends nothing, so it has no latency, sends or receives, and its figures are per ID.
 
 use crate::producer::Mode;
 use crate::runner::analysis::ArmAnalysis;
-use crate::runner::format::fixed;
-use crate::runner::model::{Latency, SyscallCounts};
+use crate::runner::figures::fixed;
+use crate::runner::records::{Latency, SyscallCounts};
 
 /// One column: its header and how an arm's cell reads (`-` where there is no figure).
 pub struct Column {
@@ -24,7 +24,7 @@ fn us(a: &ArmAnalysis, pick: fn(&Latency) -> f64) -> String {
     fixed(a.latency.as_ref().map(|l| pick(l) / 1e3), 1)
 }
 
-fn counts(a: &ArmAnalysis, pick: fn(&SyscallCounts) -> f64, digits: usize) -> String {
+fn syscalls(a: &ArmAnalysis, pick: fn(&SyscallCounts) -> f64, digits: usize) -> String {
     fixed(a.syscalls.as_ref().map(pick), digits)
 }
 
@@ -39,12 +39,12 @@ pub fn measured(mode: Mode) -> Vec<Column> {
         out.push(column("p99, us".into(), |a| us(a, |l| l.p99_ns)));
         out.push(column("p99.9, us".into(), |a| us(a, |l| l.p999_ns)));
     }
-    out.push(column(format!("syscalls/{per}"), |a| counts(a, |c| c.syscalls_per_msg, 3)));
+    out.push(column(format!("syscalls/{per}"), |a| syscalls(a, |c| c.syscalls_per_msg, 3)));
     if network {
-        out.push(column("sends/batch".into(), |a| counts(a, |c| c.sends_per_batch, 2)));
-        out.push(column("recvs/batch".into(), |a| counts(a, |c| c.recvs_per_batch, 2)));
+        out.push(column("sends/batch".into(), |a| syscalls(a, |c| c.sends_per_batch, 2)));
+        out.push(column("recvs/batch".into(), |a| syscalls(a, |c| c.recvs_per_batch, 2)));
     }
-    out.push(column("getrandom/1000 IDs".into(), |a| counts(a, |c| c.getrandom_per_1000_ids, 2)));
+    out.push(column("getrandom/1000 IDs".into(), |a| syscalls(a, |c| c.getrandom_per_1000_ids, 2)));
     out.push(column(format!("alloc B/{per}"), |a| fixed(a.alloc_bytes_per_msg, 1)));
     out.push(column(format!("CPU ns/{per}"), |a| fixed(a.cpu_ns_per_msg, 1)));
     out.push(column("steal %".into(), |a| fixed(a.steal_pct, 1)));

@@ -6,13 +6,13 @@ use std::fmt::Write as _;
 
 use super::charts::{self, DotRow, LevelRow, RatioRow, esc};
 use super::columns;
+use super::contents::{Report, WorkloadReport};
 use super::markdown::{control_words, how_to_read, verdict_words};
 use super::render::Render;
-use super::state::{Report, WorkloadReport};
 use crate::producer::Mode;
-use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
-use crate::runner::format::{change, fixed, p_value, ratio_ci, thousands};
-use crate::runner::model::{Arm, Warning};
+use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
+use crate::runner::figures::{change, fixed, p_value, ratio_ci, thousands};
+use crate::runner::records::{Arm, Warning};
 use crate::stats::Verdict;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
@@ -146,7 +146,7 @@ fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
     let headers: String = columns.iter().map(|c| format!("<th>{}</th>", esc(&c.header))).collect();
     let _ = writeln!(
         out,
-        "<h3>Per variant</h3>\n<table class=\"arms\"><tr><th>variant</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>"
+        "<h3>Per arm</h3>\n<table class=\"arms\"><tr><th>arm</th><th>mean</th><th>sd %</th><th>median</th><th>min</th><th>max</th><th>n</th>{headers}<th>status</th></tr>"
     );
     for a in arms {
         let cells: String = columns.iter().map(|c| format!("<td>{}</td>", (c.cell)(a))).collect();
@@ -169,7 +169,7 @@ fn measured(arms: &[ArmAnalysis], mode: Mode, out: &mut String) {
 /// The headline's rows: each comparison, then the A/A control. One row per comparison row of
 /// the analysis, so a new kind of comparison is one more source chained here.
 fn headline(a: &Analysis) -> Vec<RatioRow> {
-    let row = |c: &ComparisonRow, label: String| {
+    let row = |c: &ArmComparison, label: String| {
         let k = &c.comparison;
         let class = match k.verdict {
             Verdict::Faster => "faster",
@@ -186,7 +186,7 @@ fn headline(a: &Analysis) -> Vec<RatioRow> {
     });
     // Paired mode: each SDK's in-process A/A, its own noise floor.
     let twins = a.twins.iter().map(|c| row(c, format!("A/A in-process: {} {}", c.sdk, c.before)));
-    // Short enough for the chart's label column: the variants' names say "control B" / "control A".
+    // Short enough for the chart's label column: the arms' labels say "control B" / "control A".
     let control = a
         .control
         .iter()

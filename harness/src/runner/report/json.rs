@@ -1,7 +1,7 @@
 //! The JSON report: the run's state as it is, every raw sample included.
 
+use super::contents::Report;
 use super::render::Render;
-use super::state::Report;
 
 pub struct Json;
 

@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 
 use super::columns;
+use super::contents::{Report, WorkloadReport, unit};
 use super::render::Render;
-use super::state::{Report, WorkloadReport, unit};
 use crate::producer::Mode;
-use crate::runner::analysis::{Analysis, ArmAnalysis, ComparisonRow};
-use crate::runner::format::{change, p_value, ratio_ci, thousands};
-use crate::runner::model::{Design, Warning};
+use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
+use crate::runner::figures::{change, p_value, ratio_ci, thousands};
+use crate::runner::records::{Design, Warning};
 use crate::stats::Verdict;
 use crate::stats::paired::PairedComparison;
 
@@ -98,7 +98,7 @@ pub fn how_to_read(mode: Mode) -> String {
         text += " Latency is the batch round trip (send to ack), the median over runs of each run's percentile.";
     }
     text += &format!(
-        " Counts come from two extra runs per variant under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
+        " Syscall counts come from two extra runs per arm under `strace -f -c` differing only in their message count, so start-up cancels out; runtimes with background threads (JVM, Go, Node) leave a little jitter in them. Absolute {unit} is a property of this machine; ratios transfer. Every raw sample{} in the JSON beside this file.",
         if producer { " and the sink's counts per run are" } else { " is" }
     );
     text
@@ -205,7 +205,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             if c.paired.is_some() { "lock-step set" } else { "cross-process" },
         );
     }
-    let _ = writeln!(out, "\n| variant | mean {unit} | stddev % | median | min | max | n | status |");
+    let _ = writeln!(out, "\n| arm | mean {unit} | stddev % | median | min | max | n | status |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
     for arm in &a.arms {
         match (&arm.summary, &arm.failure) {
@@ -243,8 +243,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
         .collect();
     if !measured.is_empty() {
         let columns = columns::measured(w.settings.mode);
-        let _ =
-            writeln!(out, "\n| variant |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
+        let _ = writeln!(out, "\n| arm |{}", columns.iter().map(|c| format!(" {} |", c.header)).collect::<String>());
         let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
         for x in measured {
             let _ = writeln!(
@@ -269,7 +268,7 @@ pub fn control_words(a: &Analysis) -> Option<String> {
 }
 
 /// A verdict in words that match its evidence: a tie says how tight it is, too few runs says so.
-pub fn verdict_words(c: &ComparisonRow) -> String {
+pub fn verdict_words(c: &ArmComparison) -> String {
     let k = &c.comparison;
     match k.verdict {
         Verdict::Noise => {
@@ -305,7 +304,7 @@ pub fn budgets(w: &WorkloadReport, out: &mut String) {
 mod tests {
     use super::*;
     use crate::runner::analysis::baseline_pairs;
-    use crate::runner::model::fixtures::arm;
+    use crate::runner::records::fixtures::arm;
 
     /// An analysis of an A/A control (B: A's samples in reverse order) and rust uuid and fast.
     fn analysis(control: &[f64], uuid: &[f64], fast: &[f64]) -> Analysis {

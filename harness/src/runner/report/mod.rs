@@ -1,4 +1,4 @@
-//! The report of one `harness run`: its state as the runs arrive, and one renderer per format
+//! The report of one `harness run`: its contents as the runs arrive, and one renderer per format
 //! (terminal, Markdown, JSON, HTML). The files are rewritten atomically after each run and say
 //! how many runs they hold until the last one.
 
@@ -8,14 +8,14 @@ mod html;
 mod json;
 mod markdown;
 mod render;
-mod state;
+mod contents;
 mod terminal;
 
 use std::path::{Path, PathBuf};
 
 pub use columns::per;
+pub use contents::{Report, WorkloadReport, unit};
 pub use render::Render;
-pub use state::{Report, WorkloadReport, unit};
 pub use terminal::Terminal;
 
 use super::settings::Format;

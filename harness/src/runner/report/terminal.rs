@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
+use super::contents::Report;
 use super::markdown::{budgets, tables};
 use super::render::Render;
-use super::state::Report;
 
 pub struct Terminal;
 

@@ -1,5 +1,5 @@
-//! A producer's settings (flags or the contract's environment variables, sdks/README.md),
-//! checked once into a [`Plan`]: the arms, the batch layout and the order the batches go out in.
+//! The producer contract's settings (flags or the environment variables of sdks/README.md), checked
+//! once into a [`Plan`]: the arms, the batch layout and the order the batches go out in.
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
@@ -54,7 +54,7 @@ pub struct ProduceArgs {
     #[arg(long = "msg-id", env = "MSG_ID", default_value = "fast")]
     pub msg_id: String,
     #[command(flatten)]
-    pub workload: PayloadArgs,
+    pub payload: PayloadArgs,
 }
 
 /// The payload and batching of a run: shared by `harness produce` and `harness calibrate`.
@@ -133,7 +133,7 @@ impl From<ProduceArgs> for ProduceCommand {
 
 /// What a producer program accepts: its SDK row's name, its one send path and its MSG_ID
 /// names, each with the ID source `S` it stands for.
-pub struct Row<S> {
+pub struct Accepts<S> {
     pub sdk: &'static str,
     pub send_path: SendPath,
     pub msg_ids: Vec<(&'static str, S)>,
@@ -179,10 +179,10 @@ pub struct Batch {
 }
 
 impl ProduceCommand {
-    pub fn plan<S: Copy>(&self, row: &Row<S>) -> anyhow::Result<Plan<S>> {
-        let (args, w) = (&self.args, &self.args.workload);
+    pub fn plan<S: Copy>(&self, accepts: &Accepts<S>) -> anyhow::Result<Plan<S>> {
+        let (args, w) = (&self.args, &self.args.payload);
         let names: Vec<&str> = if self.paired { args.msg_id.split(',').collect() } else { vec![args.msg_id.as_str()] };
-        let arms = names.iter().map(|name| row.arm(name)).collect::<anyhow::Result<Vec<_>>>()?;
+        let arms = names.iter().map(|name| accepts.arm(name)).collect::<anyhow::Result<Vec<_>>>()?;
         if self.paired && arms.len() < 2 {
             bail!("PAIRED=1 needs at least two arms; MSG_ID={} lists one", args.msg_id);
         }
@@ -190,10 +190,10 @@ impl ProduceCommand {
             bail!("PAIRED=1 times batches sent to a sink; it needs MODE=producer");
         }
         let send_path = match self.send_path.as_deref() {
-            None => row.send_path,
-            Some(p) if p == row.send_path.name() => row.send_path,
+            None => accepts.send_path,
+            Some(p) if p == accepts.send_path.name() => accepts.send_path,
             Some(p @ ("lean" | "faithful")) => {
-                bail!("SEND_PATH={p} is not a path of SDK {}; it has {} only", row.sdk, row.send_path.name())
+                bail!("SEND_PATH={p} is not a path of SDK {}; it has {} only", accepts.sdk, accepts.send_path.name())
             }
             Some(p) => bail!("SEND_PATH={p} is unknown; expected lean or faithful"),
         };
@@ -227,7 +227,7 @@ impl ProduceCommand {
             bail!("WARMUP={requested} leaves no timed batch of MESSAGES={}", w.messages);
         }
         Ok(Plan {
-            sdk: row.sdk,
+            sdk: accepts.sdk,
             mode: args.mode,
             arms,
             paired: self.paired,
@@ -242,7 +242,7 @@ impl ProduceCommand {
     }
 }
 
-impl<S: Copy> Row<S> {
+impl<S: Copy> Accepts<S> {
     fn arm(&self, name: &str) -> anyhow::Result<PlannedArm<S>> {
         match self.msg_ids.iter().find(|(n, _)| *n == name) {
             Some(&(msg_id, source)) => Ok(PlannedArm { msg_id, source }),
@@ -305,12 +305,12 @@ mod tests {
         cmd: ProduceCommand,
     }
 
-    fn row() -> Row<u8> {
-        Row { sdk: "test", send_path: SendPath::Lean, msg_ids: vec![("uuid", 0), ("fast", 1), ("preset", 2)] }
+    fn accepts() -> Accepts<u8> {
+        Accepts { sdk: "test", send_path: SendPath::Lean, msg_ids: vec![("uuid", 0), ("fast", 1), ("preset", 2)] }
     }
 
     fn plan(flags: &[&str]) -> anyhow::Result<Plan<u8>> {
-        Cli::try_parse_from(["produce"].iter().chain(flags)).unwrap().cmd.plan(&row())
+        Cli::try_parse_from(["produce"].iter().chain(flags)).unwrap().cmd.plan(&accepts())
     }
 
     fn err(flags: &[&str]) -> String {

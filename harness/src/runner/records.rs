@@ -14,7 +14,7 @@ use crate::stats::Summary;
 pub const CONTROL_SDK: &str = "rust";
 pub const CONTROL_MSG_ID: &str = "threadrng";
 
-/// One SDK x MSG_ID variant (or one control arm) and every run it made.
+/// One SDK x MSG_ID arm (or one control arm, or an A/A twin) and every run it made.
 #[derive(Clone, Debug, Serialize)]
 pub struct Arm {
     pub sdk: String,
@@ -229,16 +229,16 @@ impl RunRecord {
 }
 
 impl Arm {
-    /// A variant under test: not a control arm nor an A/A twin. Only these are compared against
+    /// An arm under test: not a control arm nor an A/A twin. Only these are compared against
     /// each other (a twin meets its own base arm alone) and counted under strace (a control's
     /// counts are not the question, a twin's are its base arm's).
-    pub fn is_variant(&self) -> bool {
+    pub fn is_under_test(&self) -> bool {
         self.control.is_none() && !self.twin
     }
 
-    /// The index of `sdk`'s variant `msg_id` in `arms` (never a control or a twin).
-    pub fn find_variant(arms: &[Arm], sdk: &str, msg_id: &str) -> Option<usize> {
-        arms.iter().position(|a| a.is_variant() && a.sdk == sdk && a.msg_id == msg_id)
+    /// The index of `sdk`'s arm under test `msg_id` in `arms` (never a control or a twin).
+    pub fn find_under_test(arms: &[Arm], sdk: &str, msg_id: &str) -> Option<usize> {
+        arms.iter().position(|a| a.is_under_test() && a.sdk == sdk && a.msg_id == msg_id)
     }
 
     pub fn new(sdk: &str, msg_id: &str, control: Option<char>) -> Arm {
@@ -260,11 +260,11 @@ impl Arm {
     }
 
     pub fn label(&self) -> String {
-        format!("{} {}", self.sdk, self.variant())
+        format!("{} {}", self.sdk, self.short_label())
     }
 
     /// The label without the SDK: MSG_ID, injected busy-wait, control arm.
-    pub fn variant(&self) -> String {
+    pub fn short_label(&self) -> String {
         let inject = if self.inject_ns > 0.0 { format!(" +{} ns/msg", self.inject_ns) } else { String::new() };
         let control = self.control.map_or(String::new(), |c| format!(" (control {c})"));
         let twin = if self.twin { " (A/A twin)" } else { "" };

@@ -1,4 +1,4 @@
-//! The lab: starts the in-process sinks and the producer processes, bounds each run in time,
+//! The launcher: starts the in-process sinks and the producer processes, bounds each run in time,
 //! reads its one result line, and checks with the sink that every message arrived.
 
 use std::io::Read;
@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::affinity;
 use super::cpu;
-use super::model::{Arm, Design, Measured, Outcome, Size, SyscallCounts};
+use super::records::{Arm, Design, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
@@ -28,14 +28,14 @@ struct OptionalFields {
 
 /// Runs producers against in-process sinks, one per payload shape and upstream server, started
 /// on first use.
-pub struct Lab {
+pub struct Launcher {
     pub root: PathBuf,
     sinks: Vec<(SinkSettings, PayloadSpec, Sink)>,
 }
 
-impl Lab {
-    pub fn new(root: PathBuf) -> Lab {
-        Lab { root, sinks: Vec::new() }
+impl Launcher {
+    pub fn new(root: PathBuf) -> Launcher {
+        Launcher { root, sinks: Vec::new() }
     }
 
     fn sink(&mut self, settings: SinkSettings, spec: PayloadSpec) -> anyhow::Result<&Sink> {
@@ -125,7 +125,8 @@ impl Lab {
             }
         };
         let delivered = sink.map(|s| s.delivery().since(&before));
-        let problem = delivered.as_ref().and_then(|counts| counts.delivery_problem(size.messages * arms.len() as u64));
+        let problem =
+            delivered.as_ref().and_then(|delivery| delivery.delivery_problem(size.messages * arms.len() as u64));
         let outcomes = match problem {
             // The run is FAILED as a whole: which arm's message was lost cannot be told apart.
             Some(problem) if outcomes.iter().all(|o| matches!(o, Outcome::Ok(_))) => {

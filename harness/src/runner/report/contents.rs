@@ -1,5 +1,5 @@
-//! The state of one `harness run` as its runs arrive: what every renderer reads. It is also
-//! the JSON report, field for field.
+//! The contents of one `harness run`'s report as its runs arrive: what every renderer reads. It
+//! is also the JSON report, field for field.
 
 use std::path::Path;
 
@@ -9,7 +9,7 @@ use crate::machine::{self, Machine};
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::runner::model::{Arm, RunRecord, SyscallCounts, Warning};
+use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
 use crate::runner::warnings;
@@ -116,10 +116,16 @@ impl Report {
         w.analyse();
     }
 
-    /// The instrumented runs of an arm are done: its counts, or why there are none.
-    pub fn record_syscalls(&mut self, workload: usize, arm: usize, counts: Result<SyscallCounts, String>, runs: usize) {
+    /// The instrumented runs of an arm are done: its syscall counts, or why there are none.
+    pub fn record_syscalls(
+        &mut self,
+        workload: usize,
+        arm: usize,
+        syscalls: Result<SyscallCounts, String>,
+        runs: usize,
+    ) {
         let w = &mut self.workloads[workload];
-        match counts {
+        match syscalls {
             Ok(c) => w.arms[arm].syscalls = Some(c),
             Err(why) => w.warnings.push(Warning {
                 cause: why,
