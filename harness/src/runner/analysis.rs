@@ -103,9 +103,13 @@ pub struct Analysis {
 }
 
 /// Each SDK's arms under test against its base arm (its BASELINES arm, or without one the first
-/// MSG_ID listed), then its `fast` against its `preset` (the zero-mint ceiling: a tie says
+/// MSG_ID listed), then its `fast` against each FLOORS arm its list has (a tie with a floor says
 /// minting no longer shows), as (before, after) arm indexes. Every comparison the MSG_ID list
 /// asks for gets a verdict; the report's `before` column names the base each row used.
+/// Arms that mint (almost) nothing: `counter` (a per-process counter) and `preset` (IDs minted
+/// before the timed window, whose memory traffic differs by language).
+const FLOORS: &[&str] = &["counter", "preset"];
+
 pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
     let find = |sdk: &str, name: &str| Arm::find_under_test(arms, sdk, name);
     let base = |sdk: &str| {
@@ -119,13 +123,13 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
         .enumerate()
         .filter(|(_, a)| a.is_under_test())
         .filter_map(|(i, a)| base(&a.sdk).filter(|&b| b != i).map(|b| (b, i)));
-    let fast_against_preset = arms
+    let fast_against_floors = arms
         .iter()
         .enumerate()
         .filter(|(_, a)| a.is_under_test() && a.msg_id == "fast")
-        .filter_map(|(i, a)| find(&a.sdk, "preset").map(|p| (p, i)));
+        .flat_map(|(i, a)| FLOORS.iter().filter_map(move |floor| find(&a.sdk, floor).map(|p| (p, i))));
     let mut pairs: Vec<(usize, usize)> = against_base.collect();
-    for (p, f) in fast_against_preset {
+    for (p, f) in fast_against_floors {
         if !pairs.contains(&(f, p)) {
             pairs.push((p, f));
         }
@@ -314,7 +318,7 @@ mod tests {
     use crate::stats::Verdict;
 
     #[test]
-    fn arms_meet_their_baseline_and_fast_meets_preset() {
+    fn arms_meet_their_baseline_and_fast_meets_its_floors() {
         let names = [
             ("rust", "threadrng", Some('A')),
             ("rust", "uuid", None),
@@ -336,6 +340,9 @@ mod tests {
         assert_eq!(baseline_pairs(&arms), [(0, 1), (0, 2), (2, 1)]);
         let arms: Vec<Arm> = ["fast", "preset"].iter().map(|&m| Arm::new("go", m, None)).collect();
         assert_eq!(baseline_pairs(&arms), [(0, 1)]);
+        // Both floors listed: fast meets counter, then preset.
+        let arms: Vec<Arm> = ["uuid", "fast", "preset", "counter"].iter().map(|&m| Arm::new("go", m, None)).collect();
+        assert_eq!(baseline_pairs(&arms), [(0, 1), (0, 2), (0, 3), (3, 1), (2, 1)]);
     }
 
     #[test]
