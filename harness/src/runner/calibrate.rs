@@ -472,7 +472,12 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         twin: arms[after].twin,
         expected_change_pct: expected_change_pct(&arms[after]),
         observed_change_pct: row.map_or(f64::NAN, |r| r.comparison.change_pct),
-        round_trip_change_pct: round_trip_change_pct(&arms[base], &arms[after]),
+        // A lock-step producer's round trip includes the turns the sink held it for the others.
+        round_trip_change_pct: if design == Design::Paired {
+            round_trip_change_pct(&arms[base], &arms[after])
+        } else {
+            None
+        },
         verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
         spread_pct,
         steal: if design == Design::Processes { Steal::of([&arms[base], &arms[after]]) } else { Steal::default() },
@@ -710,13 +715,13 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; lockstep: the same on each set's median block log ratios of every process's own time per turn (client_ns, from the sink's reply to the next batch read), and a change beyond the set's A/A twin, a second process of the base; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
          `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). \
          A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \
          The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction and withholds no verdict. \
-         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired, -(injected per batch)/(median batch time). \
-         \"Of it, longer round trips\" (paired) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
-         Paired, a round holds one A/A trial per slowed level (each on its own REPEAT processes, which also carry the twin), so the 0% row counts trials. \
+         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired and lockstep, -(injected per batch)/(median batch time; lockstep: of client time). \
+         \"Of it, longer round trips\" (paired only: a lock-step round trip includes the turns the sink held it for) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
+         Paired and lockstep, a round holds one A/A trial per slowed level (each on its own REPEAT processes or sets, which also carry the twin), so the 0% row counts trials. \
          \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \
          \"Steal %\" (processes) is the share of the run's CPUs' time (CPUS) that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. \
          Every judgement is in the JSON beside this file."
