@@ -80,9 +80,15 @@ fn verdict(cmp: &Value) -> String {
     }
 }
 
-/// Message size of a workload's settings, in bytes (BITS x PACK, whole bytes).
-fn message_bytes(settings: &Value) -> u64 {
-    (settings["bits"].as_u64().unwrap_or(0) * settings["pack"].as_u64().unwrap_or(0)).div_ceil(8)
+/// Payload bytes per message of a workload's settings, as the producers build it.
+fn message_bytes(settings: &Value) -> String {
+    let field = |key: &str| settings[key].as_u64().and_then(|v| u32::try_from(v).ok());
+    match (field("bits"), field("pack")) {
+        (Some(bits), Some(pack)) => {
+            crate::wire::PayloadSpec::new(bits, pack).map_or("?".into(), |p| p.len().to_string())
+        }
+        _ => "?".into(),
+    }
 }
 
 /// Each SDK row's comparisons of a run report, one column per workload.
@@ -315,4 +321,30 @@ fn run_headline(workloads: &[Value]) -> String {
         parts.push(format!("arms' run spread {lo:.1}% .. {hi:.1}%"));
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_message_is_its_values_in_whole_bytes() {
+        assert_eq!(message_bytes(&json!({"bits": 42, "pack": 1})), "6");
+        assert_eq!(message_bytes(&json!({"bits": 42, "pack": 167})), "1002");
+        assert_eq!(message_bytes(&json!({"bits": 0, "pack": 1})), "?");
+    }
+
+    #[test]
+    fn a_verdict_reads_its_paired_interval_and_a_tie_its_half_width() {
+        let paired = |verdict: &str| {
+            json!({"verdict": verdict, "ratio": 9.0, "ratio_ci95": [8.0, 10.0],
+                   "paired": {"ratio": 1.5, "ratio_ci95": [1.4, 1.6], "half_width_pct": 6.5}})
+        };
+        assert_eq!(verdict(&paired("faster")), "1.500x (1.400x .. 1.600x), faster");
+        assert_eq!(verdict(&paired("noise")), "tie, 1.500x ±6.50%");
+        // Across processes there is no half-width recorded: it is the interval's, relative to the ratio.
+        let across = json!({"verdict": "noise", "ratio": 1.0, "ratio_ci95": [0.98, 1.02]});
+        assert_eq!(verdict(&across), "tie, 1.000x ±2.00%");
+    }
 }
