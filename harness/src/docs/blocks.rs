@@ -220,10 +220,8 @@ fn native_mint(root: &Path, doc: &Path) -> Result<String> {
 
 /// One line per committed result file: what it answers, its command and its headline.
 fn results_index(root: &Path) -> Result<String> {
-    let mut files: Vec<String> = std::fs::read_dir(root.join("results"))?
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".json").map(str::to_owned))
-        .collect();
+    let mut files: Vec<String> =
+        committed_results(root)?.iter().filter_map(|n| n.strip_suffix(".json").map(str::to_owned)).collect();
     files.sort();
     let mut out = String::from("| result | what it answers | recorded | command | headline |\n|---|---|---|---|---|\n");
     for file in files {
@@ -237,6 +235,23 @@ fn results_index(root: &Path) -> Result<String> {
         );
     }
     Ok(out)
+}
+
+/// The file names git tracks in results/: the committed results, and not the reports a local
+/// `scripts/bench.sh` wrote beside them (outside a git checkout: every file there).
+fn committed_results(root: &Path) -> Result<Vec<String>> {
+    let listed = std::process::Command::new("git").arg("-C").arg(root).args(["ls-files", "--", "results"]).output();
+    match listed {
+        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("results/"))
+            .filter(|n| !n.contains('/'))
+            .map(str::to_owned)
+            .collect()),
+        _ => Ok(std::fs::read_dir(root.join("results"))?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect()),
+    }
 }
 
 /// A result file's question and headline, by the kind of file its writer makes.
