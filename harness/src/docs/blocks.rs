@@ -190,6 +190,11 @@ fn mint_costs(root: &Path, doc: &Path) -> Result<String> {
         + &crate::mint_costs::table(&json).join("\n"))
 }
 
+/// A mint report's strategy of this name (null where it has none).
+fn strategy<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["strategies"].as_array().and_then(|ss| ss.iter().find(|s| s["name"] == name)).unwrap_or(&Value::Null)
+}
+
 /// The languages' own benchmarks: ns per ID of uuid, fast and counter.
 fn native_mint(root: &Path, doc: &Path) -> Result<String> {
     let mut out = String::from("| language | tool | uuid ns/ID | fast ns/ID | counter ns/ID | recorded |\n");
@@ -198,10 +203,8 @@ fn native_mint(root: &Path, doc: &Path) -> Result<String> {
         let file = format!("sdk-{lang}-mint");
         let json = load(root, &file)?;
         let ns = |name: &str| {
-            json["strategies"]
-                .as_array()
-                .and_then(|ss| ss.iter().find(|s| s["name"] == name))
-                .map_or("-".into(), |s| format!("{:.2}", f(&s["ns_per_id"]["median"])))
+            let median = f(&strategy(&json, name)["ns_per_id"]["median"]);
+            if median.is_nan() { "-".into() } else { format!("{median:.2}") }
         };
         let md = format!("results/{file}.md");
         out += &format!(
@@ -281,13 +284,7 @@ fn summary(json: &Value) -> (String, String) {
             format!("{} IDs, {} duplicates", json["ids"], json["duplicates"]),
         );
     }
-    let strategy = |name: &str| {
-        json["strategies"]
-            .as_array()
-            .and_then(|ss| ss.iter().find(|s| s["name"] == name))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
+    let strategy = |name: &str| strategy(json, name);
     if let Some(lang) = json["lang"].as_str() {
         return (
             format!("What one ID costs in {lang}'s own benchmark tool, per strategy"),
