@@ -105,7 +105,41 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
 }
 
 #[test]
+fn under_precision_each_trial_runs_until_its_interval_is_as_narrow_as_asked() {
+    let dir = scratch("calibrate-precision");
+    let out = harness()
+        .args(["calibrate", "--design", "paired", "--rounds", "1", "--repeat", "2", "--messages", "20000"])
+        .args(["--slowdowns", "5", "--precision", "50", "--results-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("calibration.json")).unwrap()).unwrap();
+    // Every trial runs REPEAT processes at least, then stops once its intervals are narrow
+    // (a loose 50% here, so the test stays short), and says how many it ran.
+    for j in json["judged"].as_array().unwrap() {
+        assert!(j["processes"].as_u64().unwrap() >= 2, "{j}");
+    }
+    for c in json["cells"].as_array().unwrap() {
+        assert!(c["processes_mean"].as_f64().unwrap() >= 2.0, "{c}");
+    }
+    let targets = json["targets"].as_array().unwrap();
+    assert!(targets.iter().any(|t| t["target"].as_str().unwrap().contains("under PRECISION=50%")), "{targets:?}");
+    let md = std::fs::read_to_string(dir.join("calibration.md")).unwrap();
+    assert!(
+        md.contains("- PRECISION=50%: each trial ran REPEAT processes, then more") && md.contains("processes each)")
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn calibration_settings_are_checked() {
+    fails_with(
+        &["calibrate", "--precision", "1"],
+        "--precision 1% applies to the lockstep and paired designs only: give --design lockstep or paired, or drop --precision",
+    );
+    fails_with(&["calibrate", "--design", "paired", "--precision", "0"], "PRECISION=0 is out of range");
     fails_with(&["calibrate", "--suites", "0"], "--suites 0 is out of range");
     fails_with(&["calibrate", "--slowdowns", "5,-1"], "--slowdowns -1 is out of range");
     fails_with(&["calibrate", "--messages", "10"], "MESSAGES=10 is below BATCH=1000");

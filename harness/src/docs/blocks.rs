@@ -151,7 +151,13 @@ fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
                 (c["design"].clone(), c["sdk"].clone(), c["metric"].clone()) == arm && f(&c["injected_pct"]) == level
             })
         };
-        let rate = |c: Option<&Value>| c.map_or("-".into(), |c| format!("{} of {}", c["detected"], c["rounds"]));
+        // Under PRECISION a trial's processes vary: their mean beside the count.
+        let rate = |c: Option<&Value>| {
+            c.map_or("-".into(), |c| match c["processes_mean"].as_f64() {
+                Some(n) => format!("{} of {} ({n:.1} processes each)", c["detected"], c["rounds"]),
+                None => format!("{} of {}", c["detected"], c["rounds"]),
+            })
+        };
         let metric = if cell["metric"] == "wall" {
             String::new()
         } else {

@@ -5,7 +5,8 @@
 //! the injected time the producer reports, not from INJECT_NS). `paired`: every arm of a round
 //! in the same processes, judged by the paired rule against the base; `processes`: one process
 //! per arm with the A/A control, judged by the cross-process rule, by wall and by CPU time. A verdict on the copy is a
-//! false alarm; `slower` on a slowed copy is a detection.
+//! false alarm; `slower` on a slowed copy is a detection. With PRECISION (lockstep, paired), each
+//! trial runs on by `harness run`'s own stopping rule, so its false alarms are that rule's.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -20,8 +21,8 @@ use super::launch::Launcher;
 use super::overwrite;
 use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
 use super::report::atomic_write;
-use super::run::run_step;
-use super::schedule::plan;
+use super::run::{MAX_ROUNDS, more_rounds, run_step};
+use super::schedule::{next_round, plan};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
 use crate::machine::{self, Machine};
@@ -72,6 +73,7 @@ impl Selection for Calibrate {
             &settings::WARMUP,
             &settings::TIMEOUT,
             &settings::CPUS,
+            &settings::PRECISION,
             &settings::FORCE,
         ]
         .iter()
@@ -137,6 +139,10 @@ struct Cell {
     spread_pct: f64,
     /// REPEAT at which TARGET_POWER of rounds would detect the expected change.
     repeat_for_90pct: Option<u32>,
+    /// With PRECISION: the mean over rounds of the processes (sets) each trial ran before its
+    /// rule stopped it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    processes_mean: Option<f64>,
     /// Processes: the means over rounds of the rounds' `Steal`.
     #[serde(flatten)]
     steal: Steal,
@@ -159,6 +165,8 @@ struct Judged {
     round_trip_change_pct: Option<f64>,
     verdict: crate::stats::Verdict,
     spread_pct: f64,
+    /// The timed processes (sets) the trial ran: REPEAT, or more under PRECISION.
+    processes: usize,
     #[serde(flatten)]
     steal: Steal,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,6 +235,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         bail!("--slowdowns {k} is out of range: each must be above 0 and at most 1000 (%)");
     }
     let designs = args.design.iter().map(|d| parse_design(d)).collect::<anyhow::Result<Vec<_>>>()?;
+
     let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
     let twice = [
         ("--design", settings::repeated(&args.design).cloned()),
@@ -248,6 +257,11 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
             .resolve(Some(&name))
     };
     let per_sdk = sdks.iter().map(|s| resolved(s).map(|(settings, _)| settings)).collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(p) = per_sdk[0].precision_pct.filter(|_| designs.contains(&Design::Processes)) {
+        bail!(
+            "--precision {p}% applies to the lockstep and paired designs only: give --design lockstep or paired, or drop --precision"
+        );
+    }
     let root = sdk::repo_root();
     let out_dir = match (&args.results_dir, &args.name) {
         (Some(dir), _) => Some(dir.clone()),
@@ -298,7 +312,8 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
                 rows.extend(round_rows);
             }
             for metric in [Metric::Wall, Metric::Cpu].into_iter().filter(|m| rows.iter().any(|j| j.metric == *m)) {
-                cells.extend(levels.iter().map(|&(k, ns)| cell(design, metric, sdk, k, ns, &rows)));
+                let precise = settings.precision_pct.is_some();
+                cells.extend(levels.iter().map(|&(k, ns)| cell(design, metric, sdk, k, ns, &rows, precise)));
             }
             judged.extend(rows);
         }
@@ -312,7 +327,7 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         machine: Machine::describe(&root, &toolchains),
         started,
         finished: machine::timestamp(),
-        targets: targets(&cells, settings.repeat),
+        targets: targets(&cells, settings.repeat, settings.precision_pct),
         settings,
         rounds,
         cells,
@@ -413,7 +428,8 @@ fn run_round(
             for (arm, &(_, ns)) in arms[3..].iter_mut().zip(levels) {
                 arm.inject_ns = ns;
             }
-            let mut arms = run_arms(launcher, &Settings { design, seed, ..settings.clone() }, arms);
+            let pairs: Vec<(usize, usize)> = (3..arms.len()).map(|a| (2, a)).collect();
+            let mut arms = run_arms(launcher, &Settings { design, seed, ..settings.clone() }, arms, &pairs);
             let mut out = Vec::new();
             for metric in [Metric::Wall, Metric::Cpu] {
                 arms.iter_mut().for_each(|a| a.metric = metric);
@@ -428,6 +444,7 @@ fn run_round(
                     launcher,
                     &Settings { design, seed: seed ^ l as u64, ..settings.clone() },
                     paired_arms(sdk, ns),
+                    &[(0, 2), (0, 3)],
                 );
                 out.push(judge(&arms, 0, 1, design, sdk, round, 0.0));
                 out.push(judge(&arms, 0, 2, design, sdk, round, 0.0));
@@ -438,12 +455,24 @@ fn run_round(
     }
 }
 
-/// Runs `arms` REPEAT times in the settings' design and order; the arms with their runs.
-fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>) -> Vec<Arm> {
-    for (k, (step, indexes)) in plan(&arms, settings).into_iter().enumerate() {
-        for (i, record) in run_step(launcher, settings, &arms, &indexes, step, k + 1, k) {
-            arms[i].runs.push(record);
+/// Runs `arms` REPEAT times in the settings' design and order, and then, with PRECISION, more
+/// rounds by `harness run`'s own rule (`more_rounds`) until every comparison of `pairs` and every
+/// twin is as narrow as asked; the arms with their runs.
+fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>, pairs: &[(usize, usize)]) -> Vec<Arm> {
+    let started = std::time::Instant::now();
+    let mut steps = plan(&arms, settings);
+    let mut k = 0;
+    for round in settings.repeat as usize.. {
+        for (step, indexes) in std::mem::take(&mut steps) {
+            k += 1;
+            for (i, record) in run_step(launcher, settings, &arms, &indexes, step, k, k - 1) {
+                arms[i].runs.push(record);
+            }
         }
+        if more_rounds(&Analysis::of(&arms, pairs), settings, started.elapsed(), round).is_err() {
+            break;
+        }
+        steps = next_round(&arms, settings, round + 1);
     }
     arms
 }
@@ -480,6 +509,7 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         },
         verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
         spread_pct,
+        processes: arms[after].runs.iter().filter(|r| !r.warmup).count(),
         steal: if design == Design::Processes { Steal::of([&arms[base], &arms[after]]) } else { Steal::default() },
         failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
     }
@@ -528,7 +558,8 @@ fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
     Summary::of(&changes).map(|s| s.mean)
 }
 
-fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows: &[Judged]) -> Cell {
+/// One level's cell from every round's judgements; `precise`: the trials ran under PRECISION.
+fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows: &[Judged], precise: bool) -> Cell {
     let at_level = |j: &&Judged| j.metric == metric && j.injected_pct == k && j.failed.is_none();
     let judged: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| !j.twin).collect();
     let twins: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| j.twin).collect();
@@ -564,6 +595,7 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
         round_trip_change_pct: mean_of(judged.iter().filter_map(|j| j.round_trip_change_pct)),
         spread_pct: spread,
         repeat_for_90pct,
+        processes_mean: precise.then(|| mean_of(judged.iter().map(|j| j.processes as f64))).flatten(),
         steal: Steal {
             steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)),
             steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)),
@@ -576,22 +608,28 @@ fn mean_of(values: impl Iterator<Item = f64>) -> Option<f64> {
 }
 
 /// The targets the project set for this machine, read from the cells that exist.
-fn targets(cells: &[Cell], repeat: u32) -> Vec<Target> {
+/// Under PRECISION (`precision`), the false-alarm target is that rule's, whatever REPEAT began it.
+fn targets(cells: &[Cell], repeat: u32, precision: Option<f64>) -> Vec<Target> {
     let mut out = Vec::new();
     let at10 = repeat == 10;
     for c in cells {
         let rate = f64::from(c.detected) / f64::from(c.rounds.max(1));
         let what = format!("{} {}", label(c.design, c.metric), c.sdk);
-        let value = format!("{} of {} rounds ({:.0}%) at REPEAT={repeat}", c.detected, c.rounds, rate * 100.0);
+        let rule = precision.map_or(format!("REPEAT={repeat}"), |p| format!("REPEAT={repeat}, then PRECISION={p}%"));
+        let value = format!("{} of {} rounds ({:.0}%) at {rule}", c.detected, c.rounds, rate * 100.0);
         let push =
             |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
             (_, 0.0) => {
                 let min_rounds = if c.design.blocks() { 40 } else { 20 };
+                let (rule, ruled) = match precision {
+                    Some(p) => (format!("under PRECISION={p}%"), true),
+                    None => ("at REPEAT=10".to_owned(), at10),
+                };
                 push(
                     &mut out,
-                    format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds at REPEAT=10"),
-                    at10 && c.rounds >= min_rounds && rate <= 0.05,
+                    format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds {rule}"),
+                    ruled && c.rounds >= min_rounds && rate <= 0.05,
                 );
             }
             (Design::Paired | Design::Lockstep, 1.0) => push(
@@ -674,6 +712,12 @@ fn markdown(c: &Calibration) -> String {
         affinity::text(s.cpus.as_deref()),
         c.rounds
     );
+    if let Some(p) = s.precision_pct {
+        let _ = writeln!(
+            out,
+            "- PRECISION={p}%: each trial ran REPEAT processes, then more by `harness run`'s rule until the 95% CI half-width of its copy, its slowed copy and its twin was at most {p}% (or {MAX_ROUNDS} rounds); `rounds` says how many processes that took on average. The rule stops on the width of the interval, never on its verdict, so the false alarms at 0% are what a run with PRECISION would give.\n"
+        );
+    }
     let _ = writeln!(
         out,
         "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |"
@@ -692,7 +736,10 @@ fn markdown(c: &Calibration) -> String {
             cell.sdk,
             cell.injected_pct,
             cell.inject_ns,
-            cell.rounds,
+            match cell.processes_mean {
+                Some(n) => format!("{} ({n:.1} processes each)", cell.rounds),
+                None => cell.rounds.to_string(),
+            },
             cell.expected_change_pct,
             cell.observed_change_pct,
             cell.round_trip_change_pct.map_or("-".to_owned(), |rt| format!("{rt:+.3}%")),

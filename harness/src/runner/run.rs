@@ -229,7 +229,7 @@ fn launch_label(launch: &[&Arm], design: Design) -> String {
 }
 
 /// Rounds with PRECISION and BUDGET never go past this: nothing runs for ever.
-const MAX_ROUNDS: usize = 1000;
+pub const MAX_ROUNDS: usize = 1000;
 
 /// Whether another round should run after the `rounds` (REPEAT at least) that took `elapsed`: Ok to go
 /// on, or why the workload's rounds stop (None when neither PRECISION nor BUDGET was given).
