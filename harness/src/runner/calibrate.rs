@@ -820,6 +820,10 @@ mod tests {
     }
 
     fn judged(twin: bool, injected_pct: f64, verdict: Verdict) -> Judged {
+        judged_after(twin, injected_pct, verdict, 10)
+    }
+
+    fn judged_after(twin: bool, injected_pct: f64, verdict: Verdict, processes: usize) -> Judged {
         Judged {
             design: Design::Paired,
             metric: Metric::Wall,
@@ -832,6 +836,7 @@ mod tests {
             round_trip_change_pct: None,
             verdict,
             spread_pct: 0.2,
+            processes,
             steal: Steal::default(),
             failed: None,
         }
@@ -851,10 +856,27 @@ mod tests {
             judged(false, 0.0, Slower),
             judged(false, 1.0, Slower),
         ];
-        let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0.0, &rows);
+        let aa = cell(Design::Paired, Metric::Wall, "rust", 0.0, 0.0, &rows, false);
         assert_eq!((aa.rounds, aa.detected, aa.withheld, aa.twin_alarms), (3, 1, 0, Some(2)));
-        let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2.0, &rows);
+        let slowed = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2.0, &rows, false);
         assert_eq!((slowed.rounds, slowed.detected, slowed.twin_alarms), (1, 1, None));
+        assert_eq!(aa.processes_mean, None);
+    }
+
+    #[test]
+    fn under_precision_a_cell_gives_the_copies_mean_processes_not_the_twins() {
+        use Verdict::Noise;
+        let rows = [
+            judged_after(false, 0.0, Noise, 4),
+            judged_after(true, 0.0, Noise, 4),
+            judged_after(false, 0.0, Noise, 9),
+            judged_after(true, 0.0, Noise, 9),
+            judged_after(false, 1.0, Noise, 9),
+        ];
+        let aa = cell(Design::Lockstep, Metric::Wall, "rust", 0.0, 0.0, &rows, true);
+        assert_eq!(aa.processes_mean, Some(6.5));
+        let slowed = cell(Design::Lockstep, Metric::Wall, "rust", 1.0, 2.0, &rows, true);
+        assert_eq!(slowed.processes_mean, Some(9.0));
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub mod syscalls;
 pub mod launch;
 /// Summaries and comparisons of a workload's arms.
 pub mod analysis;
+/// How a workload's time is best split between launches and their length.
+pub mod allocation;
 /// A workload's `expect` block, judged.
 pub mod budget;
 /// Warnings about the settings, the machine and the results.

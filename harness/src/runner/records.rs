@@ -72,6 +72,10 @@ pub struct RunRecord {
     pub steal_pct: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// The wall time of the launch this run was part of (its process, or every process of its
+    /// lock-step set), from the first start to the last exit, in seconds: what a launch costs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch_s: Option<f64>,
     /// What the sink counted during this run (absent in mint mode).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sink: Option<DeliverySnapshot>,
@@ -208,6 +212,7 @@ impl RunRecord {
             cpu_ns_per_msg: None,
             steal_pct: None,
             failed: None,
+            launch_s: None,
             sink,
         };
         match outcome {
@@ -410,6 +415,7 @@ pub mod fixtures {
                 cpu_ns_per_msg: None,
                 steal_pct: None,
                 failed: None,
+                launch_s: None,
                 sink: None,
             })
             .collect();

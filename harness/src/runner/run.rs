@@ -208,11 +208,17 @@ pub fn run_step(
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
     let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+    let started = Instant::now();
     let (outcomes, delivered) = launcher.run(settings, &launch, settings.size(), seed, None);
+    let launch_s = started.elapsed().as_secs_f64();
     indexes
         .iter()
         .zip(outcomes)
-        .map(|(&i, outcome)| (i, RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone())))
+        .map(|(&i, outcome)| {
+            let mut record = RunRecord::new(order, step.round, step.round == 0, outcome, delivered.clone());
+            record.launch_s = Some(launch_s);
+            (i, record)
+        })
         .collect()
 }
 

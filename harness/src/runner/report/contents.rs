@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::machine::{self, Machine};
 use crate::producer::Mode;
+use crate::runner::allocation::Allocation;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
 use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning};
@@ -49,6 +50,10 @@ pub struct WorkloadReport {
     /// Why the rounds stopped, where PRECISION or BUDGET decided it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// Lock-step and paired: how the same time would best be split between launches and their
+    /// length, from these rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocation: Option<Allocation>,
     pub arms: Vec<Arm>,
 }
 
@@ -62,7 +67,9 @@ pub fn unit(mode: Mode) -> &'static str {
 
 impl WorkloadReport {
     fn analyse(&mut self) {
-        self.analysis = Some(Analysis::of(&self.arms, &baseline_pairs(&self.arms)));
+        let analysis = Analysis::of(&self.arms, &baseline_pairs(&self.arms));
+        self.allocation = Allocation::of(&self.arms, &analysis, &self.settings);
+        self.analysis = Some(analysis);
     }
 
     pub fn unit(&self) -> &'static str {
@@ -88,6 +95,7 @@ impl Report {
                 budgets: None,
                 warnings: warnings::settings(&w.settings),
                 stopped: None,
+                allocation: None,
                 arms: w.arms(),
             })
             .collect();

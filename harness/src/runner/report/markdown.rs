@@ -41,6 +41,9 @@ impl Render for Markdown {
             if let Some(stopped) = &w.stopped {
                 let _ = writeln!(out, "- Rounds: {stopped}.");
             }
+            if let Some(allocation) = &w.allocation {
+                let _ = writeln!(out, "- Budget: {allocation}.");
+            }
             let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
             tables(w, &mut out);
             budgets(w, &mut out);

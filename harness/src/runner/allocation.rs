@@ -1,0 +1,262 @@
+//! How a workload's time is best split between launches (processes, or lock-step sets) and their
+//! length, from what its own rounds measured (Kalibera and Jones: repeat at the level where the
+//! variance lives).
+//!
+//! A launch costs a fixed part (start-up, connecting, warm-up, exit) and a part per timed message;
+//! its estimate of a comparison varies between launches (`between`, what only more launches
+//! narrow) and within one, through its blocks (`within`, what longer launches narrow: the
+//! blocks' standard error goes as one over the root of their number). For timed messages m per
+//! launch and n launches in a budget T, the CI half-width goes as the root of
+//! `(between^2 + within^2 m0 / m) / n` with `n = T / (fixed + per_message m)`, least at
+//! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`.
+
+use serde::Serialize;
+
+use super::analysis::{Analysis, ArmComparison};
+use super::records::Arm;
+use super::settings::Settings;
+
+/// Fewest launches a recommendation leaves a comparison: its t-test needs several.
+pub const MIN_LAUNCHES: usize = 5;
+/// Fewest blocks a launch's median is taken over.
+const MIN_BLOCKS: u64 = 20;
+
+/// The recommendation for one workload, read from the comparison whose interval is widest (the
+/// one PRECISION waits on).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Allocation {
+    /// The comparison it is read from, `after` against `before`.
+    pub comparison: String,
+    /// Per round (every launch once): seconds that do not depend on MESSAGES, measured as each
+    /// launch's wall time less its timed window.
+    pub fixed_s_per_round: f64,
+    /// Per round: seconds per timed message of each arm.
+    pub ns_per_message_per_round: f64,
+    /// The spread of the per-launch log ratios that launches add, and that their blocks add, in %.
+    pub between_pct: f64,
+    pub within_pct: f64,
+    /// The time the split is made for: BUDGET, or what the timed rounds took.
+    pub budget_s: f64,
+    pub budget_is_asked: bool,
+    /// Today's: MESSAGES, rounds and the comparison's 95% CI half-width.
+    pub messages: u64,
+    pub rounds: usize,
+    pub half_width_pct: f64,
+    /// At today's MESSAGES, the rounds the budget holds and the half-width they would give.
+    pub rounds_at_messages: usize,
+    pub half_width_at_messages_pct: f64,
+    /// The best split of the same budget: MESSAGES (warm-up included, whole batches), rounds and
+    /// the half-width it projects.
+    pub best_messages: u64,
+    pub best_rounds: usize,
+    pub best_half_width_pct: f64,
+}
+
+impl Allocation {
+    /// Lock-step and paired workloads with at least 3 timed rounds whose launches were timed;
+    /// None otherwise.
+    pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Option<Allocation> {
+        if !settings.design.blocks() {
+            return None;
+        }
+        let widest = analysis
+            .comparisons
+            .iter()
+            .chain(&analysis.twins)
+            .filter(|c| c.paired.is_some() && c.blocks_sd_pct.is_some())
+            .max_by(|a, b| half_width(a).total_cmp(&half_width(b)))?;
+        let paired = widest.paired.as_ref()?;
+        let (fixed_s, timed_s, rounds) = launch_times(arms)?;
+        let warmup = settings.warmup;
+        let m0 = settings.messages.checked_sub(warmup).filter(|&m| m > 0)? as f64;
+        let budget_is_asked = settings.budget_s.is_some();
+        let budget_s = settings.budget_s.map_or((fixed_s + timed_s) * rounds as f64, |b| b as f64);
+        let split = Split {
+            fixed_s,
+            per_message_s: timed_s / m0,
+            between_sq: (paired.t.sd.powi(2) - (widest.blocks_sd_pct? / 100.0).powi(2)).max(0.0),
+            within_sq_m0: (widest.blocks_sd_pct? / 100.0).powi(2) * m0,
+            budget_s,
+        };
+        let h0 = half_width(widest);
+        // The half-width at m timed messages, scaled from today's by the variance and the rounds.
+        let project =
+            |m: f64, n: usize| h0 * (split.variance(m) / split.variance(m0) * rounds as f64 / n as f64).sqrt();
+        let min_m = (settings.batch as u64 * MIN_BLOCKS) as f64;
+        let best_m = split.best(min_m).max(min_m);
+        let whole = |m: f64| (m / f64::from(settings.batch)).round().max(1.0) as u64 * settings.batch as u64 + warmup;
+        let best_messages = whole(best_m);
+        let best_m = (best_messages - warmup) as f64;
+        let (n_now, n_best) = (split.rounds(m0), split.rounds(best_m));
+        Some(Allocation {
+            comparison: format!("{} {} against {}", widest.sdk, widest.after, widest.before),
+            fixed_s_per_round: fixed_s,
+            ns_per_message_per_round: 1e9 * timed_s / m0,
+            between_pct: 100.0 * split.between_sq.sqrt(),
+            within_pct: widest.blocks_sd_pct?,
+            budget_s,
+            budget_is_asked,
+            messages: settings.messages,
+            rounds,
+            half_width_pct: h0,
+            rounds_at_messages: n_now,
+            half_width_at_messages_pct: project(m0, n_now.max(1)),
+            best_messages,
+            best_rounds: n_best,
+            best_half_width_pct: project(best_m, n_best.max(1)),
+        })
+    }
+}
+
+impl std::fmt::Display for Allocation {
+    /// One sentence for the report: where the spread lives, what a round costs, and the split
+    /// of the same time that would narrow the widest interval most.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let budget = if self.budget_is_asked { "BUDGET" } else { "the time these rounds took" };
+        write!(
+            f,
+            "{}: launches add {:.2}% of spread and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
+             In {budget} ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
+             MESSAGES={} in {} rounds would give about {:.2}%",
+            self.comparison,
+            self.between_pct,
+            self.within_pct,
+            self.fixed_s_per_round,
+            self.ns_per_message_per_round,
+            self.budget_s,
+            self.messages,
+            self.rounds_at_messages,
+            self.half_width_at_messages_pct,
+            self.half_width_pct,
+            self.rounds,
+            self.best_messages,
+            self.best_rounds,
+            self.best_half_width_pct,
+        )
+    }
+}
+
+fn half_width(c: &ArmComparison) -> f64 {
+    c.half_width_pct().unwrap_or(f64::INFINITY)
+}
+
+/// Per round, from the timed launches: the mean seconds outside the timed window, the mean
+/// seconds of the timed window, and the rounds. A launch is the runs that share an order.
+fn launch_times(arms: &[Arm]) -> Option<(f64, f64, usize)> {
+    let mut launches: Vec<(usize, f64, f64)> = Vec::new(); // (order, wall, timed window)
+    for run in arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup) {
+        let (Some(wall), Some(result)) = (run.launch_s, &run.result) else { return None };
+        let timed = result.elapsed_ns as f64 / 1e9;
+        match launches.iter_mut().find(|l| l.0 == run.order) {
+            Some(l) => l.2 = l.2.max(timed),
+            None => launches.push((run.order, wall, timed)),
+        }
+    }
+    let rounds = arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup).map(|r| r.round).max()?;
+    if rounds < 3 {
+        return None;
+    }
+    let (wall, timed) = launches.iter().fold((0.0, 0.0), |(w, t), l| (w + l.1, t + l.2));
+    Some(((wall - timed).max(0.0) / rounds as f64, timed / rounds as f64, rounds))
+}
+
+/// The model of the module docs, per round.
+struct Split {
+    fixed_s: f64,
+    per_message_s: f64,
+    between_sq: f64,
+    /// within^2 at m0 timed messages, times m0.
+    within_sq_m0: f64,
+    budget_s: f64,
+}
+
+impl Split {
+    /// A launch's variance at m timed messages.
+    fn variance(&self, m: f64) -> f64 {
+        self.between_sq + self.within_sq_m0 / m
+    }
+
+    fn rounds(&self, m: f64) -> usize {
+        (self.budget_s / (self.fixed_s + self.per_message_s * m)).floor() as usize
+    }
+
+    /// The m that minimises the half-width, kept to what leaves MIN_LAUNCHES rounds (all of
+    /// them, when launches add no spread of their own).
+    fn best(&self, min_m: f64) -> f64 {
+        let longest = ((self.budget_s / MIN_LAUNCHES as f64 - self.fixed_s) / self.per_message_s).max(min_m);
+        if self.between_sq <= 0.0 {
+            return longest;
+        }
+        (self.within_sq_m0 * self.fixed_s / (self.between_sq * self.per_message_s)).sqrt().min(longest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::records::{Design, fixtures::paired};
+
+    fn split(between: f64, within: f64) -> Split {
+        Split {
+            fixed_s: 1.0,
+            per_message_s: 1e-6,
+            between_sq: between * between,
+            within_sq_m0: within * within * 1e6,
+            budget_s: 100.0,
+        }
+    }
+
+    #[test]
+    fn the_best_length_balances_start_up_against_the_spread_between_launches() {
+        // 1 s to start, 1 us a message; between 1%, within 1% at 1M messages: m* = sqrt(1e6 * 1 /
+        // 1e-6) = 1M, where the fixed and the timed parts cost the same.
+        let s = split(0.01, 0.01);
+        assert!((s.best(1.0) - 1e6).abs() < 1.0);
+        // No check on m* can beat it: its projected variance x time is the least.
+        let cost = |m: f64| s.variance(m) * (s.fixed_s + s.per_message_s * m);
+        for m in [2e5, 5e5, 9e5, 1.1e6, 2e6, 5e6] {
+            assert!(cost(m) > cost(1e6), "{m}");
+        }
+        // Twice the spread between launches: half the length.
+        assert!((split(0.02, 0.01).best(1.0) - 5e5).abs() < 1.0);
+    }
+
+    #[test]
+    fn without_spread_between_launches_the_longest_launches_that_leave_enough_win() {
+        // 100 s over MIN_LAUNCHES rounds: 20 s each, 19 s of messages at 1 us.
+        assert!((split(0.0, 0.01).best(1.0) - 19e6).abs() < 1.0);
+        // And never shorter than the blocks a median needs.
+        let tight = Split { budget_s: 1.0, ..split(0.0, 0.01) };
+        assert_eq!(tight.best(20_000.0), 20_000.0);
+    }
+
+    #[test]
+    fn a_workload_s_split_is_read_from_its_widest_comparison_and_its_launch_times() {
+        // Five processes whose two blocks agree (no spread within), fast 5% under uuid with a
+        // spread between processes: every launch 2 s, 1.5 s of it timed.
+        let fast = [95_000, 95_400, 94_600, 95_200, 94_800];
+        let mut arms =
+            vec![paired("uuid", &fast.map(|b| b * 100 / 95), |b| b), paired("fast", &fast.map(|b| b + 900), |b| b)];
+        for run in arms.iter_mut().flat_map(|a| a.runs.iter_mut()) {
+            run.launch_s = Some(2.0);
+            run.result.as_mut().unwrap().elapsed_ns = 1_500_000_000;
+        }
+        let analysis = Analysis::of(&arms, &[(0, 1)]);
+        let settings = Settings {
+            design: Design::Paired,
+            ..crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+        };
+        let a = Allocation::of(&arms, &analysis, &settings).expect("5 timed rounds");
+        assert_eq!(a.comparison, "rust fast against uuid");
+        assert!((a.fixed_s_per_round - 0.5).abs() < 1e-9 && a.rounds == 5, "{a:?}");
+        assert_eq!((a.within_pct, a.rounds_at_messages), (0.0, 5));
+        assert!((a.half_width_at_messages_pct - a.half_width_pct).abs() < 1e-9, "{a:?}");
+        // All the spread lies between launches: the shortest launches a median allows, as many
+        // as the time holds, and a narrower interval than today's.
+        assert_eq!(a.best_messages, u64::from(settings.batch) * MIN_BLOCKS + settings.warmup);
+        assert!(a.best_rounds > 5 && a.best_half_width_pct < a.half_width_pct, "{a:?}");
+        // One process per arm has no blocks to split by.
+        let processes = Settings { design: Design::Processes, ..settings };
+        assert_eq!(Allocation::of(&arms, &analysis, &processes), None);
+    }
+}
