@@ -15,6 +15,9 @@ import java.util.HexFormat;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 class StrategiesTest {
@@ -98,6 +101,23 @@ class StrategiesTest {
         }
         assertArrayEquals(expected, actual);
         assertEquals(total, distinct(actual));
+    }
+
+    @Test
+    void theCipherWarmUpRunsOnceBeforeTheFirstAesCtrMinterAndLeavesKeystreamsAsTheyWere() throws Exception {
+        byte[] key = new byte[16];
+        byte[] counter = new byte[16];
+        Arrays.fill(key, (byte) 3);
+        Arrays.fill(counter, (byte) 0xFE);
+        AesCtrKeystream keystream = new AesCtrKeystream(48, key, counter);
+        byte[] actual = new byte[96];
+        keystream.fill(actual, 0, 48);
+        PooledMinter.aesCtr(64); // the first such minter of the JVM warms up, if none did before
+        assertFalse(AesCtrKeystream.warmUpCipherPath(), "the warm-up ran a second time");
+        keystream.fill(actual, 48, 48);
+        Cipher cipher = Cipher.getInstance("AES/CTR/NoPadding");
+        cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(counter));
+        assertArrayEquals(cipher.doFinal(new byte[96]), actual);
     }
 
     @Test
