@@ -242,9 +242,10 @@ namespace Mintbench
         }
 
         /// <summary>The state and increments in locals, the output stored through a moving pointer
-        /// (as in xoshiro's Fill), four IDs per pass and then one at a time. Mix is inlined without
-        /// a local of its own: Mono stores each local of the loop to the stack, and it polls for the
-        /// garbage collector once per pass.</summary>
+        /// (as in xoshiro's Fill), four IDs per pass and then one at a time: Mono polls for the
+        /// garbage collector once per pass. Mix is a method Mono inlines rather than a local of the
+        /// loop: Mono's JIT stores a temporary local of such a loop to the stack every time it is
+        /// set (as it does xoshiro's `sum` and `t`).</summary>
         public void Fill(byte[] destination, int offset, int count)
         {
             MessageId.CheckIds(destination, offset, count);
