@@ -176,8 +176,10 @@ impl Split {
         self.between_sq + self.within_sq_m0 / m
     }
 
+    /// Whole rounds of m timed messages in the budget (a hair over, for the rounding of a
+    /// budget that is the rounds' own time).
     fn rounds(&self, m: f64) -> usize {
-        (self.budget_s / (self.fixed_s + self.per_message_s * m)).floor() as usize
+        (self.budget_s / (self.fixed_s + self.per_message_s * m) + 1e-9).floor() as usize
     }
 
     /// The m that minimises the half-width, kept to what leaves MIN_LAUNCHES rounds (all of

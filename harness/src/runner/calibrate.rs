@@ -73,6 +73,7 @@ impl Selection for Calibrate {
             &settings::WARMUP,
             &settings::TIMEOUT,
             &settings::CPUS,
+            &settings::FREEZE,
             &settings::PRECISION,
             &settings::FORCE,
         ]
@@ -702,7 +703,7 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's median batch over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={} FREEZE={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's median batch over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat,
         s.bits,
         s.pack,
@@ -710,6 +711,7 @@ fn markdown(c: &Calibration) -> String {
         s.messages,
         s.warmup,
         affinity::text(s.cpus.as_deref()),
+        s.freeze,
         c.rounds
     );
     if let Some(p) = s.precision_pct {

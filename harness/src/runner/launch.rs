@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::net::ToSocketAddrs;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -186,8 +187,18 @@ impl Launcher {
             if let Some(path) = send_path {
                 env.push(("SEND_PATH", path.to_owned()));
             }
+            // Frozen as a group, so a wrapper script's children stop with it.
+            let mut command = command;
+            if settings.freeze {
+                command.process_group(0);
+            }
             match Started::spawn(command, &env) {
-                Ok(started) => running.push(started),
+                Ok(started) => {
+                    if settings.freeze {
+                        set.pacer.freeze(running.len(), started.child.id());
+                    }
+                    running.push(started)
+                }
                 Err(why) => {
                     set.pacer.fail(running.len(), why.clone());
                     let _ = running.into_iter().map(|mut r| r.child.kill()).count();

@@ -386,6 +386,25 @@ pub const CPUS: Setting = Setting {
     },
 };
 
+pub const FREEZE: Setting = Setting {
+    env: "FREEZE",
+    flag: "freeze",
+    aliases: &[],
+    help: "Lock-step only: stop each producer (SIGSTOP) from the moment the sink has read its batch until its next turn (SIGCONT), so its runtime's own threads (GC, JIT compiler, timers) run in its turns only, not in the others' (true or false).",
+    default: Fallback::Value("false"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.freeze = v.parse().map_err(|_| Bad::Unreadable("is not true or false".into()))?;
+            Ok(())
+        },
+        get: |s| s.freeze.to_string(),
+    },
+};
+
 pub const PRECISION: Setting = Setting {
     env: "PRECISION",
     flag: "precision",
@@ -561,6 +580,7 @@ pub const SETTINGS: &[&Setting] = &[
     &PAIRED,
     &METRIC,
     &CPUS,
+    &FREEZE,
     &PRECISION,
     &BUDGET,
     &UPSTREAM,
@@ -701,6 +721,8 @@ pub struct Settings {
     pub metric: Metric,
     /// The CPUs the run is confined to (CPUS); None: every one the runner may use.
     pub cpus: Option<Vec<usize>>,
+    /// FREEZE: lock-step producers are stopped outside their turns.
+    pub freeze: bool,
     /// PRECISION: rounds go on until every comparison's CI half-width is at most this (%).
     pub precision_pct: Option<f64>,
     /// BUDGET: seconds the workload's rounds may take.
@@ -881,6 +903,7 @@ impl Layer {
             design: Design::Processes,
             metric: Metric::Wall,
             cpus: None,
+            freeze: false,
             precision_pct: None,
             budget_s: None,
             upstream: None,
@@ -1356,6 +1379,7 @@ mod tests {
         assert_eq!(err(&["--bits", "abc"]), "--bits abc is not a whole number");
         assert_eq!(err(&["--mode", "nope"]), "--mode nope is unknown; expected producer or mint");
         assert_eq!(err(&["--syscalls", "maybe"]), "--syscalls maybe is not true or false");
+        assert_eq!(err(&["--freeze", "sometimes"]), "--freeze sometimes is not true or false");
         assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");
         let from_env = Layer::default().with(&BITS, "abc", Source::Env).resolve(None).unwrap_err();
         assert_eq!(from_env.to_string(), "BITS=abc is not a whole number");

@@ -8,6 +8,10 @@
 //! SEND_MESSAGES is read in full (`client_ns`: the producer's own wake-up, build, mint, encode
 //! and send), then the sink checks that batch (`service_ns`) and holds its reply until the
 //! producer's turn in the next block. Other requests are answered at once, inside the turn.
+//!
+//! With FREEZE, a producer's process group is also stopped (SIGSTOP) from the moment its turn
+//! ends until its next one begins (SIGCONT, just before its reply is written), so the threads a
+//! runtime runs beside the producer's own (GC, JIT compiler, timers) work in its turns only.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -66,6 +70,8 @@ struct ArmState {
     client_ns: Option<u64>,
     turns: Vec<Turn>,
     done: bool,
+    /// FREEZE: the producer's process group, stopped while its reply is held.
+    group: Option<i32>,
 }
 
 impl Pacer {
@@ -92,6 +98,17 @@ impl Pacer {
         *s.arms[arm].session.get_or_insert(session) == session && s.failed.is_none()
     }
 
+    /// FREEZE: `arm`'s producer leads process group `group` (spawned into a group of its own),
+    /// which is stopped whenever the sink holds its reply.
+    pub fn freeze(&self, arm: usize, group: u32) {
+        let mut s = self.state();
+        let a = &mut s.arms[arm];
+        a.group = i32::try_from(group).ok();
+        if a.held.is_some() {
+            signal(a.group, libc::SIGSTOP);
+        }
+    }
+
     /// `arm`'s batch was read in full at `at`: the client part of its turn ends.
     pub fn batch_read(&self, arm: usize, at: Instant) {
         let mut s = self.state();
@@ -113,6 +130,7 @@ impl Pacer {
             a.turns.push(Turn { client_ns, service_ns });
         }
         a.held = Some((tx, Instant::now()));
+        signal(a.group, libc::SIGSTOP);
         if s.running {
             if s.block.get(s.turn) == Some(&arm) {
                 s.next_turn();
@@ -231,6 +249,7 @@ impl State {
                 continue;
             }
             if let Some((release, _)) = a.held.take() {
+                signal(a.group, libc::SIGCONT);
                 let _ = release.send(());
             }
             return;
@@ -247,10 +266,20 @@ impl State {
             self.failed = Some((arm, why));
         }
         for a in &mut self.arms {
+            signal(a.group, libc::SIGCONT);
             if let Some((release, _)) = a.held.take() {
                 let _ = release.send(());
             }
         }
+    }
+}
+
+/// Sends `sig` to the process group, if there is one. A group that has ended is not an error:
+/// its producer's exit fails or ends the set by itself.
+fn signal(group: Option<i32>, sig: libc::c_int) {
+    if let Some(group) = group {
+        // SAFETY: kill has no memory preconditions; a negative pid names a process group.
+        unsafe { libc::kill(-group, sig) };
     }
 }
 
@@ -290,6 +319,54 @@ mod tests {
             pacer.closed(arm, None);
         }
         assert!(pacer.finished());
+    }
+
+    /// The state letter of /proc/PID/stat: `T` stopped, `S` sleeping.
+    fn state(pid: u32) -> char {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        stat.rsplit(") ").next().unwrap().chars().next().unwrap()
+    }
+
+    fn wait_for_state(pid: u32, want: char) -> char {
+        let start = Instant::now();
+        while state(pid) != want && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        state(pid)
+    }
+
+    #[test]
+    fn freezing_stops_a_producer_while_its_reply_is_held_and_continues_it_for_its_turn() {
+        use std::os::unix::process::CommandExt as _;
+        // Two producers, each leading its own process group: a shell waiting on a child, and a
+        // sleeper.
+        let spawn =
+            |script: &str| std::process::Command::new("sh").args(["-c", script]).process_group(0).spawn().unwrap();
+        let (mut a, mut b) = (spawn("sleep 30 & wait"), spawn("exec sleep 30"));
+        let pacer = Pacer::new(2, 3);
+        pacer.freeze(0, a.id());
+        pacer.freeze(1, b.id());
+        let mut held = [pacer.hold(0, 1), pacer.hold(1, 1)];
+        let first = (0..2).find(|&arm| released(&mut held[arm])).expect("one released");
+        let other = 1 - first;
+        let pid = |arm: usize| if arm == 0 { a.id() } else { b.id() };
+        assert_eq!(wait_for_state(pid(other), 'T'), 'T', "the held producer is stopped");
+        assert_eq!(wait_for_state(pid(first), 'S'), 'S', "the released one runs (sleeps)");
+        // The first's turn ends: it stops, and the other continues for its own.
+        pacer.replied(first);
+        pacer.batch_read(first, Instant::now());
+        held[first] = pacer.hold(first, 1);
+        assert!(released(&mut held[other]));
+        assert_eq!(wait_for_state(pid(first), 'T'), 'T');
+        assert_eq!(wait_for_state(pid(other), 'S'), 'S');
+        // A failed set leaves no producer stopped.
+        pacer.fail(other, "test".into());
+        assert_eq!(wait_for_state(pid(first), 'S'), 'S');
+        for child in [&mut a, &mut b] {
+            // SAFETY: signals our own child's group.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            child.wait().unwrap();
+        }
     }
 
     #[test]
