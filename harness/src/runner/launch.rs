@@ -92,7 +92,7 @@ impl Launcher {
         let sink = match settings.mode {
             Mode::Mint => None,
             Mode::Producer => match sink_settings(settings)
-                .and_then(|s| Ok(self.sink(s, PayloadSpec::new(settings.bits, settings.pack)?)?))
+                .and_then(|s| self.sink(s, PayloadSpec::new(settings.bits, settings.pack)?))
             {
                 Ok(sink) => Some(sink),
                 Err(e) => return failed(format!("cannot start the sink: {e:#}")),

@@ -261,12 +261,12 @@ pub fn more_rounds(
         .chain(&analysis.twins)
         .map(|c| c.half_width_pct().unwrap_or(f64::INFINITY))
         .fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
-    if let (Some(p), Some(widest)) = (settings.precision_pct, widest) {
-        if widest <= p {
-            return Err(Some(format!(
-                "PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)"
-            )));
-        }
+    if let (Some(p), Some(widest)) = (settings.precision_pct, widest)
+        && widest <= p
+    {
+        return Err(Some(format!(
+            "PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)"
+        )));
     }
     let what = |why: &str| match (settings.precision_pct, widest) {
         (Some(p), Some(w)) => {
