@@ -12,7 +12,7 @@
 
 use serde::Serialize;
 
-use super::analysis::{Analysis, ArmComparison};
+use super::analysis::Analysis;
 use super::records::Arm;
 use super::settings::Settings;
 
@@ -59,12 +59,10 @@ impl Allocation {
         if !settings.design.blocks() {
             return None;
         }
-        let widest = analysis
-            .comparisons
-            .iter()
-            .chain(&analysis.twins)
-            .filter(|c| c.paired.is_some() && c.blocks_sd_pct.is_some())
-            .max_by(|a, b| half_width(a).total_cmp(&half_width(b)))?;
+        let (widest, h0) = analysis
+            .half_widths()
+            .filter(|(c, _)| c.paired.is_some() && c.blocks_sd_pct.is_some())
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
         let paired = widest.paired.as_ref()?;
         let (fixed_s, timed_s, rounds) = launch_times(arms)?;
         let warmup = settings.warmup;
@@ -78,7 +76,6 @@ impl Allocation {
             within_sq_m0: (widest.blocks_sd_pct? / 100.0).powi(2) * m0,
             budget_s,
         };
-        let h0 = half_width(widest);
         // The half-width at m timed messages, scaled from today's by the variance and the rounds.
         let project =
             |m: f64, n: usize| h0 * (split.variance(m) / split.variance(m0) * rounds as f64 / n as f64).sqrt();
@@ -134,10 +131,6 @@ impl std::fmt::Display for Allocation {
             self.best_half_width_pct,
         )
     }
-}
-
-fn half_width(c: &ArmComparison) -> f64 {
-    c.half_width_pct().unwrap_or(f64::INFINITY)
 }
 
 /// Per round, from the timed launches: the mean seconds outside the timed window, the mean

@@ -151,6 +151,12 @@ fn user_row_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
 }
 
 impl Analysis {
+    /// Every comparison and twin with its 95% CI half-width in % (infinite without an
+    /// interval): what PRECISION waits on.
+    pub fn half_widths(&self) -> impl Iterator<Item = (&ArmComparison, f64)> {
+        self.comparisons.iter().chain(&self.twins).map(|c| (c, c.half_width_pct().unwrap_or(f64::INFINITY)))
+    }
+
     pub fn of(arms: &[Arm], pairs: &[(usize, usize)]) -> Analysis {
         let analysed = arms
             .iter()

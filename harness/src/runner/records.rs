@@ -390,11 +390,8 @@ pub mod fixtures {
         arm.runs = samples
             .iter()
             .enumerate()
-            .map(|(i, &msgs_per_sec)| RunRecord {
-                order: first + i * stride,
-                round: i + 1,
-                warmup: false,
-                result: Some(ProducerResult {
+            .map(|(i, &msgs_per_sec)| {
+                let result = ProducerResult {
                     sdk: sdk.into(),
                     msg_id: msg_id.into(),
                     send_path: crate::producer::SendPath::Lean,
@@ -407,16 +404,16 @@ pub mod fixtures {
                     rtt_p50_ns: Some(40_000),
                     rtt_p99_ns: Some(90_000),
                     rtt_p999_ns: Some(150_000),
-                }),
-                alloc_bytes_per_msg: None,
-                seed: None,
-                batch_ns: None,
-                service_ns: None,
-                cpu_ns_per_msg: None,
-                steal_pct: None,
-                failed: None,
-                launch_s: None,
-                sink: None,
+                };
+                let measured = Measured {
+                    result,
+                    alloc_bytes_per_msg: None,
+                    paired: None,
+                    service_ns: None,
+                    cpu_ns_per_msg: None,
+                    steal_pct: None,
+                };
+                RunRecord::new(first + i * stride, i + 1, false, Outcome::Ok(Box::new(measured)), None)
             })
             .collect();
         arm

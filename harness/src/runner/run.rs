@@ -255,12 +255,7 @@ pub fn more_rounds(
     if analysis.arms.iter().any(|a| a.failure.is_some()) {
         return Err(Some(format!("stopped after {rounds} rounds: a run FAILED")));
     }
-    let widest = analysis
-        .comparisons
-        .iter()
-        .chain(&analysis.twins)
-        .map(|c| c.half_width_pct().unwrap_or(f64::INFINITY))
-        .fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
+    let widest = analysis.half_widths().map(|(_, h)| h).fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
     if let (Some(p), Some(widest)) = (settings.precision_pct, widest)
         && widest <= p
     {
