@@ -236,7 +236,6 @@ pub fn calibrate(args: &CalibrateArgs) -> anyhow::Result<()> {
         bail!("--slowdowns {k} is out of range: each must be above 0 and at most 1000 (%)");
     }
     let designs = args.design.iter().map(|d| parse_design(d)).collect::<anyhow::Result<Vec<_>>>()?;
-
     let sdks = args.sdk.iter().map(|name| sdk::find(name).map(|s| s.name)).collect::<anyhow::Result<Vec<_>>>()?;
     let twice = [
         ("--design", settings::repeated(&args.design).cloned()),

@@ -172,7 +172,7 @@ impl Launcher {
         let ticks = cpu::MachineTicks::now_on(settings.cpus.as_deref());
         let mut running = Vec::with_capacity(arms.len());
         for (arm, sink) in arms.iter().zip(&set.sinks) {
-            let (command, send_path) = match self.producer(settings, arm) {
+            let (mut command, send_path) = match self.producer(settings, arm) {
                 Ok(found) => found,
                 Err(e) => return failed(format!("{}: {e:#}", arm.label())),
             };
@@ -188,7 +188,6 @@ impl Launcher {
                 env.push(("SEND_PATH", path.to_owned()));
             }
             // Frozen as a group, so a wrapper script's children stop with it.
-            let mut command = command;
             if settings.freeze {
                 command.process_group(0);
             }
