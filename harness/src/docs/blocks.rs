@@ -16,11 +16,12 @@ pub fn render(root: &Path, doc: &Path, name: &str) -> Result<String> {
         ("settings", "") => Ok(settings::table()),
         ("at-a-glance", file) if !file.is_empty() => at_a_glance(root, doc, file),
         ("calibration", file) if !file.is_empty() => calibration(root, doc, file),
+        ("designs", file) if !file.is_empty() => designs(root, doc, file),
         ("mint-costs", "") => mint_costs(root, doc),
         ("native-mint", "") => native_mint(root, doc),
         ("results-index", "") => results_index(root),
         _ => bail!(
-            "no such block (settings, at-a-glance RESULT, calibration RESULT, mint-costs, native-mint, results-index)"
+            "no such block (settings, at-a-glance RESULT, calibration RESULT, designs RESULT, mint-costs, native-mint, results-index)"
         ),
     }
 }
@@ -65,6 +66,13 @@ fn judged(cmp: &Value) -> &Value {
     if cmp["paired"].is_object() { &cmp["paired"] } else { cmp }
 }
 
+/// The half-width of a comparison's 95% interval in % of its ratio, as PRECISION judges it
+/// (`ArmComparison::half_width_pct`): the interval the verdict stands on, whatever the design.
+fn half_width(cmp: &Value) -> f64 {
+    let ci = &cmp["ratio_ci95"];
+    50.0 * (f(&ci[1]) - f(&ci[0])) / f(&cmp["ratio"])
+}
+
 /// A comparison in a few words: its ratio and 95% CI, and its verdict (a tie with its
 /// half-width).
 fn verdict(cmp: &Value) -> String {
@@ -73,7 +81,7 @@ fn verdict(cmp: &Value) -> String {
     let interval = format!("{:.3}x .. {:.3}x", f(&ci[0]), f(&ci[1]));
     match cmp["verdict"].as_str().unwrap_or("?") {
         "noise" => {
-            let half = j["half_width_pct"].as_f64().unwrap_or((f(&ci[1]) - f(&ci[0])) / 2.0 / ratio * 100.0);
+            let half = j["half_width_pct"].as_f64().unwrap_or_else(|| half_width(j));
             format!("tie, {ratio:.3}x ±{half:.2}%")
         }
         v => format!("{ratio:.3}x ({interval}), {v}"),
@@ -185,6 +193,90 @@ fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
         out += &format!("\nTargets missed: {}.\n", missed.join("; "));
     }
     Ok(out)
+}
+
+/// Designs side by side: a run whose workloads differ in DESIGN (and message size), each row's
+/// 95% CI half-width under each design with the wall time that row's launches took, and how many
+/// times wider the last design's interval is than the first's, as measured and at equal seconds.
+/// Rows: the control's A/A, every comparison, and every A/A twin (lock-step and paired only).
+fn designs(root: &Path, doc: &Path, file: &str) -> Result<String> {
+    let json = load(root, file)?;
+    let workloads = json["workloads"].as_array().context("no workloads")?;
+    let design = |w: &Value| w["settings"]["design"].as_str().unwrap_or("?").to_owned();
+    let rows = |w: &Value| -> Vec<Value> {
+        let a = &w["analysis"];
+        let listed = |key: &str| a[key].as_array().cloned().unwrap_or_default();
+        let control = a["control"].is_object().then(|| a["control"].clone());
+        control.into_iter().chain(listed("comparisons")).chain(listed("twins")).collect()
+    };
+    let key = |c: &Value| (c["sdk"].clone(), c["before"].clone(), c["after"].clone());
+    let mut out = source(doc, file, &json);
+    let mut sizes: Vec<String> = workloads.iter().map(|w| message_bytes(&w["settings"])).collect();
+    sizes.dedup();
+    for size in sizes {
+        let group: Vec<&Value> = workloads.iter().filter(|w| message_bytes(&w["settings"]) == size).collect();
+        out += &format!("**{size} B messages.**");
+        for w in &group {
+            out += &format!(" {}: {}.", design(w), w["stopped"].as_str().unwrap_or("REPEAT rounds"));
+        }
+        out += "\n\n| row | compared |";
+        for w in &group {
+            out += &format!(" {} ±% (s) |", design(w));
+        }
+        let (first, last) = (design(group[0]), design(group[group.len() - 1]));
+        out += &format!(" {last} / {first} | at equal seconds |\n|---|---|{}---|---|\n", "---|".repeat(group.len()));
+        let mut seen = Vec::new();
+        for cmp in group.iter().flat_map(|w| rows(w)) {
+            if seen.contains(&key(&cmp)) {
+                continue;
+            }
+            seen.push(key(&cmp));
+            out += &format!(
+                "| {} | {} / {} |",
+                cmp["sdk"].as_str().unwrap_or("?"),
+                cmp["after"].as_str().unwrap_or("?"),
+                cmp["before"].as_str().unwrap_or("?")
+            );
+            // Per design: the half-width and the seconds its launches took.
+            let mut cells = Vec::new();
+            for w in &group {
+                let found = rows(w).into_iter().find(|c| key(c) == key(&cmp));
+                let cell = found.map(|c| (half_width(&c), row_seconds(w, &c)));
+                out += &cell.map_or(" - |".into(), |(h, s)| format!(" ±{h:.2} ({s:.0}) |"));
+                cells.push(cell);
+            }
+            // A half-width narrows as one over the root of the launches, so the time each design
+            // gave this row converts its ratio to what equal seconds would give.
+            out += &match (cells[0], cells[cells.len() - 1]) {
+                (Some((a, sa)), Some((b, sb))) if group.len() > 1 => {
+                    format!(" {:.1}x | {:.1}x |\n", b / a, b / a * (sb / sa).sqrt())
+                }
+                _ => " - | - |\n".into(),
+            };
+        }
+        out += "\n";
+    }
+    Ok(out)
+}
+
+/// The wall time, in seconds, of the launches (processes, or lock-step sets) that ran a
+/// comparison's arms in workload `w`, its warm-up round included: each launch once.
+fn row_seconds(w: &Value, cmp: &Value) -> f64 {
+    let sdk = cmp["sdk"].as_str().unwrap_or("?");
+    // An arm's name in a comparison is its MSG_ID, with what it is in brackets: "uuid (A/A twin)".
+    let msg_id = |side: &Value| side.as_str().unwrap_or("?").split(" (").next().unwrap_or("?").to_owned();
+    let ids = [msg_id(&cmp["before"]), msg_id(&cmp["after"])];
+    let mut launches: Vec<(u64, f64)> = w["arms"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| a["sdk"] == sdk && ids.iter().any(|id| a["msg_id"] == id.as_str()))
+        .flat_map(|a| a["runs"].as_array().into_iter().flatten())
+        .filter_map(|r| Some((r["order"].as_u64()?, r["launch_s"].as_f64()?)))
+        .collect();
+    launches.sort_by_key(|l| l.0);
+    launches.dedup_by_key(|l| l.0);
+    launches.iter().map(|l| l.1).sum()
 }
 
 /// idgen's strategies: instructions and ns per ID, and the distance from the AES floor.
@@ -351,6 +443,28 @@ mod tests {
         assert_eq!(message_bytes(&json!({"bits": 42, "pack": 1})), "6");
         assert_eq!(message_bytes(&json!({"bits": 42, "pack": 167})), "1002");
         assert_eq!(message_bytes(&json!({"bits": 0, "pack": 1})), "?");
+    }
+
+    #[test]
+    fn a_rows_seconds_count_each_launch_once_and_only_its_own_arms() {
+        let run = |order: u64, s: f64| json!({"order": order, "launch_s": s});
+        // Lock-step: uuid, fast and the twin share each set's launch; go's set is another row.
+        let lockstep = json!({"arms": [
+            {"sdk": "rust", "msg_id": "uuid", "runs": [run(1, 2.0), run(3, 2.5)]},
+            {"sdk": "rust", "msg_id": "fast", "runs": [run(1, 2.0), run(3, 2.5)]},
+            {"sdk": "rust", "msg_id": "uuid", "twin": true, "runs": [run(1, 2.0), run(3, 2.5)]},
+            {"sdk": "go", "msg_id": "uuid", "runs": [run(2, 9.0)]},
+        ]});
+        let cmp = json!({"sdk": "rust", "before": "uuid", "after": "fast"});
+        assert_eq!(row_seconds(&lockstep, &cmp), 4.5);
+        let twin = json!({"sdk": "rust", "before": "uuid", "after": "uuid (A/A twin)"});
+        assert_eq!(row_seconds(&lockstep, &twin), 4.5);
+        // One process per arm: every run is a launch of its own.
+        let processes = json!({"arms": [
+            {"sdk": "rust", "msg_id": "uuid", "runs": [run(1, 1.0), run(4, 1.0)]},
+            {"sdk": "rust", "msg_id": "fast", "runs": [run(2, 0.5), run(3, 0.5)]},
+        ]});
+        assert_eq!(row_seconds(&processes, &cmp), 3.0);
     }
 
     #[test]
