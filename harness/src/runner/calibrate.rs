@@ -206,7 +206,7 @@ impl Steal {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 struct Target {
     target: String,
     value: String,
@@ -607,25 +607,24 @@ fn mean_of(values: impl Iterator<Item = f64>) -> Option<f64> {
     Summary::of(&values.collect::<Vec<_>>()).map(|s| s.mean)
 }
 
-/// The targets the project set for this machine, read from the cells that exist.
-/// Under PRECISION (`precision`), the false-alarm target is that rule's, whatever REPEAT began it.
+/// The targets the project set for this machine, read from the cells that exist. They are set
+/// at REPEAT=10; under PRECISION (`precision`) they are that rule's, whatever REPEAT began it.
 fn targets(cells: &[Cell], repeat: u32, precision: Option<f64>) -> Vec<Target> {
     let mut out = Vec::new();
-    let at10 = repeat == 10;
+    let (rule, ruled) = match precision {
+        Some(p) => (format!("under PRECISION={p}%"), true),
+        None => ("at REPEAT=10".to_owned(), repeat == 10),
+    };
+    let ran = precision.map_or(format!("REPEAT={repeat}"), |p| format!("REPEAT={repeat}, then PRECISION={p}%"));
     for c in cells {
         let rate = f64::from(c.detected) / f64::from(c.rounds.max(1));
         let what = format!("{} {}", label(c.design, c.metric), c.sdk);
-        let rule = precision.map_or(format!("REPEAT={repeat}"), |p| format!("REPEAT={repeat}, then PRECISION={p}%"));
-        let value = format!("{} of {} rounds ({:.0}%) at {rule}", c.detected, c.rounds, rate * 100.0);
+        let value = format!("{} of {} rounds ({:.0}%) at {ran}", c.detected, c.rounds, rate * 100.0);
         let push =
             |out: &mut Vec<Target>, target: String, met: bool| out.push(Target { target, value: value.clone(), met });
         match (c.design, c.injected_pct) {
             (_, 0.0) => {
                 let min_rounds = if c.design.blocks() { 40 } else { 20 };
-                let (rule, ruled) = match precision {
-                    Some(p) => (format!("under PRECISION={p}%"), true),
-                    None => ("at REPEAT=10".to_owned(), at10),
-                };
                 push(
                     &mut out,
                     format!("{what}: A/A false alarms <= 5% over >= {min_rounds} rounds {rule}"),
@@ -634,18 +633,18 @@ fn targets(cells: &[Cell], repeat: u32, precision: Option<f64>) -> Vec<Target> {
             }
             (Design::Paired | Design::Lockstep, 1.0) => push(
                 &mut out,
-                format!("{what}: 1% detected in >= 90% of >= 20 rounds at REPEAT=10"),
-                at10 && c.rounds >= 20 && rate >= 0.9,
+                format!("{what}: 1% detected in >= 90% of >= 20 rounds {rule}"),
+                ruled && c.rounds >= 20 && rate >= 0.9,
             ),
             (Design::Paired | Design::Lockstep, 0.5) => push(
                 &mut out,
-                format!("{what}: 0.5% detected in >= 50% of >= 20 rounds at REPEAT=10"),
-                at10 && c.rounds >= 20 && rate >= 0.5,
+                format!("{what}: 0.5% detected in >= 50% of >= 20 rounds {rule}"),
+                ruled && c.rounds >= 20 && rate >= 0.5,
             ),
             (Design::Processes, 5.0) => push(
                 &mut out,
-                format!("{what}: 5% detected in >= 90% of >= 20 rounds at REPEAT=10"),
-                at10 && c.rounds >= 20 && rate >= 0.9,
+                format!("{what}: 5% detected in >= 90% of >= 20 rounds {rule}"),
+                ruled && c.rounds >= 20 && rate >= 0.9,
             ),
             _ => {}
         }
@@ -878,6 +877,22 @@ mod tests {
         assert_eq!(aa.processes_mean, Some(6.5));
         let slowed = cell(Design::Lockstep, Metric::Wall, "rust", 1.0, 2.0, &rows, true);
         assert_eq!(slowed.processes_mean, Some(9.0));
+    }
+
+    #[test]
+    fn targets_hold_at_repeat_10_or_under_precision_whatever_repeat_began_it() {
+        use Verdict::Slower;
+        let rows: Vec<Judged> = (0..20).map(|_| judged(false, 1.0, Slower)).collect();
+        let found = cell(Design::Paired, Metric::Wall, "rust", 1.0, 2.0, &rows, false);
+        let one = |repeat, precision| targets(std::slice::from_ref(&found), repeat, precision).remove(0);
+        let at10 = one(10, None);
+        assert!(at10.met && at10.target.ends_with("at REPEAT=10"), "{at10:?}");
+        // Three sets alone are not the rule the target is set for...
+        assert!(!one(3, None).met);
+        // ...but three sets and then PRECISION is: the detection is judged under that rule.
+        let precise = one(3, Some(0.2));
+        assert!(precise.met && precise.target.ends_with("under PRECISION=0.2%"), "{precise:?}");
+        assert!(precise.value.ends_with("at REPEAT=3, then PRECISION=0.2%"), "{precise:?}");
     }
 
     #[test]
