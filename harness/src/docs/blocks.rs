@@ -73,6 +73,21 @@ fn half_width(cmp: &Value) -> f64 {
     50.0 * (f(&ci[1]) - f(&ci[0])) / f(&cmp["ratio"])
 }
 
+/// What identifies a comparison across the workloads of a report: its row and its two arms.
+fn key(cmp: &Value) -> (Value, Value, Value) {
+    (cmp["sdk"].clone(), cmp["before"].clone(), cmp["after"].clone())
+}
+
+/// A table row's first two cells: the SDK row, and its arms as after / before.
+fn row_cells(cmp: &Value) -> String {
+    format!(
+        "| {} | {} / {} |",
+        cmp["sdk"].as_str().unwrap_or("?"),
+        cmp["after"].as_str().unwrap_or("?"),
+        cmp["before"].as_str().unwrap_or("?")
+    )
+}
+
 /// A comparison in a few words: its ratio and 95% CI, and its verdict (a tie with its
 /// half-width).
 fn verdict(cmp: &Value) -> String {
@@ -115,13 +130,7 @@ fn at_a_glance(root: &Path, doc: &Path, file: &str) -> Result<String> {
     out += "\n";
     let first = workloads[0]["analysis"]["comparisons"].as_array().context("no comparisons")?;
     for cmp in first {
-        let key = |c: &Value| (c["sdk"].clone(), c["before"].clone(), c["after"].clone());
-        out += &format!(
-            "| {} | {} / {} |",
-            cmp["sdk"].as_str().unwrap_or("?"),
-            cmp["after"].as_str().unwrap_or("?"),
-            cmp["before"].as_str().unwrap_or("?")
-        );
+        out += &row_cells(cmp);
         for w in workloads {
             let found = w["analysis"]["comparisons"].as_array().and_then(|cs| cs.iter().find(|c| key(c) == key(cmp)));
             out += &format!(" {} |", found.map_or("-".into(), verdict));
@@ -209,7 +218,6 @@ fn designs(root: &Path, doc: &Path, file: &str) -> Result<String> {
         let control = a["control"].is_object().then(|| a["control"].clone());
         control.into_iter().chain(listed("comparisons")).chain(listed("twins")).collect()
     };
-    let key = |c: &Value| (c["sdk"].clone(), c["before"].clone(), c["after"].clone());
     let mut out = source(doc, file, &json);
     let mut sizes: Vec<String> = workloads.iter().map(|w| message_bytes(&w["settings"])).collect();
     sizes.dedup();
@@ -225,23 +233,19 @@ fn designs(root: &Path, doc: &Path, file: &str) -> Result<String> {
         }
         let (first, last) = (design(group[0]), design(group[group.len() - 1]));
         out += &format!(" {last} / {first} | at equal seconds |\n|---|---|{}---|---|\n", "---|".repeat(group.len()));
+        let listed: Vec<Vec<Value>> = group.iter().map(|w| rows(w)).collect();
         let mut seen = Vec::new();
-        for cmp in group.iter().flat_map(|w| rows(w)) {
-            if seen.contains(&key(&cmp)) {
+        for cmp in listed.iter().flatten() {
+            if seen.contains(&key(cmp)) {
                 continue;
             }
-            seen.push(key(&cmp));
-            out += &format!(
-                "| {} | {} / {} |",
-                cmp["sdk"].as_str().unwrap_or("?"),
-                cmp["after"].as_str().unwrap_or("?"),
-                cmp["before"].as_str().unwrap_or("?")
-            );
+            seen.push(key(cmp));
+            out += &row_cells(cmp);
             // Per design: the half-width and the seconds its launches took.
             let mut cells = Vec::new();
-            for w in &group {
-                let found = rows(w).into_iter().find(|c| key(c) == key(&cmp));
-                let cell = found.map(|c| (half_width(&c), row_seconds(w, &c)));
+            for (w, its) in group.iter().zip(&listed) {
+                let found = its.iter().find(|c| key(c) == key(cmp));
+                let cell = found.map(|c| (half_width(c), row_seconds(w, c)));
                 out += &cell.map_or(" - |".into(), |(h, s)| format!(" ±{h:.2} ({s:.0}) |"));
                 cells.push(cell);
             }
