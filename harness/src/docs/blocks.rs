@@ -89,18 +89,22 @@ fn row_cells(cmp: &Value) -> String {
 }
 
 /// A comparison in a few words: its ratio and 95% CI, and its verdict (a tie with its
-/// half-width).
+/// half-width); then the ratio of the arms' total times where its interval parts from the
+/// verdict's (report warnings: a cost the median over blocks leaves out).
 fn verdict(cmp: &Value) -> String {
     let j = judged(cmp);
-    let (ratio, ci) = (f(&j["ratio"]), &j["ratio_ci95"]);
-    let interval = format!("{:.3}x .. {:.3}x", f(&ci[0]), f(&ci[1]));
-    match cmp["verdict"].as_str().unwrap_or("?") {
+    let interval = |ci: &Value| format!("{:.3}x .. {:.3}x", f(&ci[0]), f(&ci[1]));
+    let ratio = f(&j["ratio"]);
+    let words = match cmp["verdict"].as_str().unwrap_or("?") {
         "noise" => {
             let half = j["half_width_pct"].as_f64().unwrap_or_else(|| half_width(j));
             format!("tie, {ratio:.3}x ±{half:.2}%")
         }
-        v => format!("{ratio:.3}x ({interval}), {v}"),
-    }
+        v => format!("{ratio:.3}x ({}), {v}", interval(&j["ratio_ci95"])),
+    };
+    let (ci, totals) = (&j["ratio_ci95"], &cmp["totals"]["ratio_ci95"]);
+    let parted = f(&ci[1]) < f(&totals[0]) || f(&totals[1]) < f(&ci[0]);
+    if parted { format!("{words}; by totals {:.3}x ({})", f(&cmp["totals"]["ratio"]), interval(totals)) } else { words }
 }
 
 /// Payload bytes per message of a workload's settings, as the producers build it.
@@ -482,5 +486,13 @@ mod tests {
         // Across processes there is no half-width recorded: it is the interval's, relative to the ratio.
         let across = json!({"verdict": "noise", "ratio": 1.0, "ratio_ci95": [0.98, 1.02]});
         assert_eq!(verdict(&across), "tie, 1.000x ±2.00%");
+        // The totals join where their interval parts from the verdict's, and only there.
+        let with_totals = |lo: f64, hi: f64| {
+            let mut cmp = paired("faster");
+            cmp["totals"] = json!({"ratio": (lo + hi) / 2.0, "ratio_ci95": [lo, hi]});
+            verdict(&cmp)
+        };
+        assert_eq!(with_totals(0.97, 0.99), "1.500x (1.400x .. 1.600x), faster; by totals 0.980x (0.970x .. 0.990x)");
+        assert_eq!(with_totals(1.55, 1.7), "1.500x (1.400x .. 1.600x), faster");
     }
 }

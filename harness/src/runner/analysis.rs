@@ -49,6 +49,12 @@ pub struct ArmComparison {
     /// Paired mode: from each process's median block log ratio of the two arms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paired: Option<PairedComparison>,
+    /// Paired and lock-step: the same test of each process's ratio of the two arms' total times
+    /// over the blocks they shared (`ProcessEstimate::totals_log_ratio`), the throughput ratio.
+    /// The verdict stays the median's, which a stall in one block does not move; where the two
+    /// intervals part, the arm's cost comes in lumps the median leaves out (warnings::results).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub totals: Option<PairedComparison>,
     /// Paired mode: the correlation over the processes of their log ratios with their pace (ln
     /// of the A/A twin's median batch time; the twin is neither arm). Far from 0, the ratio
     /// itself moves with the machine's pace from process to process, as a fixed cost per batch
@@ -130,7 +136,7 @@ pub fn baseline_pairs(arms: &[Arm]) -> Vec<(usize, usize)> {
         .flat_map(|(i, a)| FLOORS.iter().filter_map(move |floor| find(&a.sdk, floor).map(|p| (p, i))));
     let mut pairs: Vec<(usize, usize)> = against_base.collect();
     for (p, f) in fast_against_floors {
-        if !pairs.contains(&(f, p)) {
+        if !pairs.contains(&(f, p)) && !pairs.contains(&(p, f)) {
             pairs.push((p, f));
         }
     }
@@ -227,9 +233,11 @@ fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Opt
     let (b, a) = (&arms[before], &arms[after]);
     let mut comparison = compare(&b.valid_samples()?, &a.valid_samples()?, noise.pct, noise.unstable);
     let by_process = paired_estimates(b, a);
-    let paired = by_process.as_ref().map(|es| {
-        compare_paired(&es.iter().map(|(_, e)| e.log_ratio).collect::<Vec<_>>(), noise.paired(&b.sdk), false)
-    });
+    let over_processes = |of: fn(&ProcessEstimate) -> f64| {
+        by_process.as_ref().map(|es| es.iter().map(|(_, e)| of(e)).collect::<Vec<_>>())
+    };
+    let paired = over_processes(|e| e.log_ratio).map(|lrs| compare_paired(&lrs, noise.paired(&b.sdk), false));
+    let totals = over_processes(|e| e.totals_log_ratio).map(|lrs| compare_paired(&lrs, None, false));
     let blocks_sd_pct = by_process
         .as_ref()
         .and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>()))
@@ -260,6 +268,7 @@ fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Opt
         after: a.short_label(),
         comparison,
         paired,
+        totals,
         pace_r,
         blocks_sd_pct,
         by_round,
@@ -345,6 +354,9 @@ mod tests {
         let arms: Vec<Arm> = ["threadrng", "fast", "preset"].iter().map(|&m| Arm::new("rust", m, None)).collect();
         assert_eq!(baseline_pairs(&arms), [(0, 1), (0, 2), (2, 1)]);
         let arms: Vec<Arm> = ["fast", "preset"].iter().map(|&m| Arm::new("go", m, None)).collect();
+        assert_eq!(baseline_pairs(&arms), [(0, 1)]);
+        // A floor listed first is the base, and fast meets it once.
+        let arms: Vec<Arm> = ["counter", "fast"].iter().map(|&m| Arm::new("python", m, None)).collect();
         assert_eq!(baseline_pairs(&arms), [(0, 1)]);
         // Both floors listed: fast meets counter, then preset.
         let arms: Vec<Arm> = ["uuid", "fast", "preset", "counter"].iter().map(|&m| Arm::new("go", m, None)).collect();

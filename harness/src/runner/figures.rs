@@ -2,6 +2,7 @@
 //! p-values, changes and confidence intervals.
 
 use crate::stats::Comparison;
+use crate::stats::paired::PairedComparison;
 
 /// A figure with thousands separators and no decimals (the JSON keeps full precision).
 pub fn thousands(x: f64) -> String {
@@ -32,6 +33,12 @@ pub fn change(c: &Comparison) -> String {
     format!("{:+.1}% ({:.2}x)", c.change_pct, c.ratio)
 }
 
+/// A paired comparison's change and its 95% interval, `+1.9% (1.006x .. 1.031x)`.
+pub fn paired_change(p: &PairedComparison) -> String {
+    let ci = p.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"));
+    format!("{:+.1}% ({ci})", p.change_pct)
+}
+
 /// A value with a fixed number of decimals, `-` when there is none.
 pub fn fixed(v: Option<f64>, digits: usize) -> String {
     v.map_or("-".into(), |v| format!("{v:.digits$}"))
@@ -53,6 +60,12 @@ mod tests {
         let c = crate::stats::compare(&[100.0, 101.0, 99.0], &[110.0, 111.0, 109.0], None, false);
         assert_eq!(change(&c), "+10.0% (1.10x)");
         assert!(ratio_ci(&c).is_some_and(|ci| ci.ends_with('x') && ci.contains(" .. ")));
+        let p = crate::stats::paired::compare_paired(&[0.040, 0.042, 0.038], None, false);
+        assert!(
+            paired_change(&p).starts_with("+4.1% (1.0") && paired_change(&p).ends_with("x)"),
+            "{}",
+            paired_change(&p)
+        );
         assert_eq!((p_value(None), fixed(Some(2.0), 1), fixed(None, 1)), ("-".into(), "2.0".into(), "-".into()));
     }
 }

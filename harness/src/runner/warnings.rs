@@ -1,8 +1,9 @@
 //! Warnings that name their cause and the fix: about the settings, the machine, and what the
 //! runs themselves show.
 
-use super::analysis::Analysis;
+use super::analysis::{Analysis, ArmComparison};
 use super::cpu::MachineTicks;
+use super::figures::paired_change;
 use super::records::{Arm, Warning};
 use super::settings::Settings;
 use crate::stats::{ALPHA, Summary, welch};
@@ -116,6 +117,7 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
     if let Some(w) = drift(s, arms) {
         out.push(w);
     }
+    out.extend(analysis.comparisons.iter().chain(&analysis.twins).filter_map(|c| lumps(s, c)));
     for arm in arms {
         let samples = arm.samples();
         let Some((first, rest)) = samples.split_first() else { continue };
@@ -134,6 +136,25 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
         }
     }
     out
+}
+
+/// A block comparison whose median and totals intervals do not overlap: one arm pays part of its
+/// cost in a minority of its blocks, which the median (the verdict's estimate) leaves out.
+fn lumps(s: &Settings, c: &ArmComparison) -> Option<Warning> {
+    let (median, totals) = (c.paired.as_ref()?, c.totals.as_ref()?);
+    let ((m_lo, m_hi), (t_lo, t_hi)) = (median.ratio_ci95?, totals.ratio_ci95?);
+    (m_hi < t_lo || t_hi < m_lo).then(|| Warning {
+        cause: format!(
+            "workload {}: {} {} against {}: the median over blocks gives {} but the arms' total times give {}: part of one arm's cost comes in a minority of its blocks (a pool refilled every few batches, a collection), which the median, and so the verdict, leaves out",
+            s.name,
+            c.sdk,
+            c.after,
+            c.before,
+            paired_change(median),
+            paired_change(totals),
+        ),
+        fix: "read the change in throughput (msgs/s) from \"by totals\" (`totals` in the JSON), not from the verdict".into(),
+    })
 }
 
 /// The control's runs in time order, first half against second half: the machine's speed
@@ -220,6 +241,35 @@ mod tests {
         let arms = vec![a, b];
         let analysis = Analysis::of(&arms, &[]);
         assert_eq!(results(&settings_of_w(), &arms, &analysis), []);
+    }
+
+    #[test]
+    fn a_cost_the_median_over_blocks_leaves_out_is_named() {
+        use crate::runner::records::fixtures::paired;
+        // Five processes of eight blocks. `lumpy` pays 40% more in every fourth block: its typical
+        // block ties with uuid's, its total time is 10% more. `smooth` pays 10% more in every
+        // block, where the median and the totals agree.
+        let with_blocks = |msg_id, blocks: &dyn Fn(u64) -> Vec<u64>| {
+            let mut arm = paired(msg_id, &[1000, 1010, 990, 1005, 995], |p| p);
+            for run in &mut arm.runs {
+                run.batch_ns = run.batch_ns.as_ref().map(|b| blocks(b[0]));
+            }
+            arm
+        };
+        let arms = vec![
+            with_blocks("uuid", &|p| vec![p; 8]),
+            with_blocks("lumpy", &|p| (0..8).map(|i| if i % 4 == 3 { p * 14 / 10 + i } else { p + i }).collect()),
+            with_blocks("smooth", &|p| (0..8).map(|i| p * 11 / 10 + i).collect()),
+        ];
+        let analysis = Analysis::of(&arms, &[(0, 1), (0, 2)]);
+        let w = results(&settings_of_w(), &arms, &analysis);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].cause.contains("rust lumpy against uuid: the median over blocks gives -0.")
+                && w[0].cause.contains("but the arms' total times give -9.")
+                && w[0].fix.contains("by totals"),
+            "{w:?}"
+        );
     }
 
     #[test]

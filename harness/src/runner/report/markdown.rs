@@ -7,7 +7,7 @@ use super::contents::{Report, WorkloadReport, unit};
 use super::render::Render;
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
-use crate::runner::figures::{change, p_value, ratio_ci, thousands};
+use crate::runner::figures::{change, p_value, paired_change, ratio_ci, thousands};
 use crate::runner::records::{Design, Warning};
 use crate::stats::Verdict;
 use crate::stats::paired::PairedComparison;
@@ -94,7 +94,7 @@ pub fn how_to_read(mode: Mode) -> String {
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
         text += " In lock-step (DESIGN=lockstep) the same holds per set of processes: the sink times each process's turns, the estimate is of the producer's own part of each turn (the sink's service is the same work for both arms, so it would only dilute the change), the twin is a second process of the base arm, and \"at one in flight\" gives the change of whole turns (producer and sink), the throughput each arm would reach with one request in flight.";
-        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval.";
+        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval. \"By totals\" is the same test of each process's ratio of the two arms' total times over the blocks they shared, the throughput ratio: the median leaves out a cost an arm pays in a minority of its blocks (a pool refilled every few batches, a collection), the totals count it, and a stall in one block as well. Where their intervals part, a warning says so, and msgs/s follows the totals.";
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
@@ -152,31 +152,22 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
             c.blocks_sd_pct.map_or(String::new(), |b| format!("; spread {:.2}% (blocks {b:.2}%)", 100.0 * p.t.sd))
         };
         let lockstep = w.settings.design == Design::Lockstep;
-        let in_flight = c.at_one_in_flight.as_ref().map_or(String::new(), |t| {
-            format!(
-                "; at one in flight {:+.1}% ({})",
-                t.change_pct,
-                t.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))
-            )
-        });
+        let in_flight =
+            c.at_one_in_flight.as_ref().map_or(String::new(), |t| format!("; at one in flight {}", paired_change(t)));
         let side = match (&c.paired, &c.by_round) {
             (Some(p), _) if c.after.ends_with("(A/A twin)") => {
                 format!("{} A/A{}", if lockstep { "lock-step" } else { "in-process" }, spread(p))
             }
             (Some(p), _) => format!(
-                "{}, {} {}{}{}{in_flight}",
+                "{}, {} {}{}{}{}{in_flight}",
                 if lockstep { "lock-step" } else { "paired" },
                 p.processes,
                 if lockstep { "sets" } else { "processes" },
                 c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")),
-                spread(p)
+                spread(p),
+                c.totals.as_ref().map_or(String::new(), |t| format!("; by totals {}", paired_change(t))),
             ),
-            (None, Some(r)) => format!(
-                "{:+.1}% ({}, p {})",
-                r.change_pct,
-                r.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x")),
-                p_value(r.t.p)
-            ),
+            (None, Some(r)) => format!("{}, p {}", paired_change(r), p_value(r.t.p)),
             (None, None) => "-".into(),
         };
         let _ = writeln!(
