@@ -27,11 +27,15 @@ def sdk_ids(count):
     return partial(repeat, None)
 
 
-def fast_ids(count, pool_bytes=POOL_BYTES):
-    """`fast`'s batch fill: the batch's 16-byte ids cut from the os.urandom pool at once, each
-    read as a 128-bit int as the batch's messages are built."""
-    fill = FastMinter(pool_bytes).fill
+def _as_ints(fill):
+    """A batch fill of 16-byte ids as one of 128-bit ints, read as the batch's messages are built."""
     return lambda n: map(int.from_bytes, fill(n), repeat("little", n))
+
+
+def fast_ids(count, pool_bytes=POOL_BYTES):
+    """`fast`'s batch fill: the batch's 16-byte ids cut from the keystream pool at once, each read
+    as a 128-bit int."""
+    return _as_ints(FastMinter(pool_bytes).fill)
 
 
 def preset_ids(count):
@@ -39,10 +43,10 @@ def preset_ids(count):
     return PresetMinter(count, cast=_as_int).fill
 
 
-def counter_ids(count):
-    """A floor, never a default: the lean `counter`'s values (a per-process counter from a random
-    start, not collision-safe across processes)."""
-    return CounterMinter().values
+def counter_ids(count, pool_bytes=POOL_BYTES):
+    """A floor, never a default: the lean `counter` (a per-process count of pools from a random
+    start, not collision-safe across processes), read as `fast`'s is."""
+    return _as_ints(CounterMinter(pool_bytes=pool_bytes).fill)
 
 
 # `uuid` is the SDK's path under the name the lean rows give it, as in the `iggy` row.

@@ -31,7 +31,7 @@ def ids_of(fill, *counts):
 
 def test_ids_are_what_the_api_takes():
     assert list(sdk_ids(3)(2)) == [None, None], "no id: the client mints its own"
-    for fill in (fast_ids(100, pool_bytes=32), preset_ids(100), counter_ids(100)):
+    for fill in (fast_ids(100, pool_bytes=32), preset_ids(100), counter_ids(100, pool_bytes=32)):
         values = ids_of(fill, 1, 3, 2)
         assert len(values) == 6 and len(set(values)) == 6, "a new pool after two ids"
         assert all(type(v) is int and 0 <= v < 1 << 128 for v in values)
@@ -43,7 +43,7 @@ def test_ids_are_what_the_api_takes():
 
 def test_counter_ids_count_up():
     values = ids_of(counter_ids(10), 3, 2)
-    assert values == list(range(values[0], values[0] + 5))
+    assert values == list(range(values[0], values[0] + 5)) and values[0] % (1 << 64) == 0
 
 
 @pytest.mark.parametrize("make", [fast_ids, preset_ids, counter_ids])

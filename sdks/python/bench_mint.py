@@ -8,7 +8,7 @@ from itertools import repeat
 
 import pyperf
 
-from mint import STRATEGIES, FastMinter, ShakeMinter, make_minter
+from mint import STRATEGIES, FastMinter, UrandomMinter, make_minter
 
 # IDs per fill: the runner's default BATCH.
 BATCH = 1000
@@ -16,7 +16,7 @@ BATCH = 1000
 # holds more than STRETCH * BATCH IDs however many loops pyperf calibrates. A stretch spans
 # several of `fast`'s pools, so the part of the last one left unread is small.
 STRETCH = 64
-# A pool smaller than a batch: one getrandom call per batch, against the chosen pool's one per
+# A pool smaller than a batch: one refill per batch, against the chosen pool's one per
 # POOL_BYTES // 16 IDs.
 SMALL_POOL_BYTES = 4096
 
@@ -53,7 +53,7 @@ def main():
     fill = partial(runner.bench_time_func, inner_loops=BATCH)
     for name in STRATEGIES:
         fill(name, time_filling, partial(make_minter, name))
-    fill("shake", time_filling, lambda count: ShakeMinter())
+    fill("urandom", time_filling, lambda count: UrandomMinter())
     fill(f"fast-pool-{SMALL_POOL_BYTES}", time_filling, lambda count: FastMinter(SMALL_POOL_BYTES))
     runner.bench_time_func("fast-single", time_minting, FastMinter)
 

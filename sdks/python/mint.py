@@ -11,23 +11,23 @@ import os
 import random
 import secrets
 import struct
+import sys
 import uuid
 import weakref
+from array import array
 from functools import lru_cache
 
 from message_id import ID_BYTES
 
-# Keystream bytes fetched per os.urandom call by `fast`: one getrandom call serves POOL_BYTES // 16
-# IDs, so small batches share a call. At the runner's default batch (1000 IDs) a pool smaller
-# than a batch, one call per batch, measures the same (bench_mint.py's fast-pool-4096 row): the
-# kernel's bytes cost, not its calls, so the pool is sized for small batches.
+# Keystream bytes per pool: one refill (a SHAKE-128 squeeze, or an os.urandom call) serves
+# POOL_BYTES // 16 IDs, so small batches share a refill. bench_mint.py's fast-pool-4096 row is a
+# pool smaller than the runner's default batch (1000 IDs), one refill per batch.
 POOL_BYTES = 65536
 # The most IDs one struct cuts at once: a Struct holds one format code per ID, so a larger fill
 # (a `preset` arm's whole run) is cut in pieces rather than compiled into one huge Struct.
 MAX_CUT_IDS = 4096
-# A counter starts below this, so its 16-byte lanes never carry into each other in a fill and it
-# never passes 2^128 within 2^64 IDs.
-COUNTER_STARTS = (1 << 128) - (1 << 64)
+# A counter's pool number starts below this, so it never passes 2^64 within 2^40 pools.
+COUNTER_STARTS = (1 << 64) - (1 << 40)
 
 _live = weakref.WeakSet()
 
@@ -74,10 +74,10 @@ class UuidMinter:
         return tuple(self.mint() for _ in range(count))
 
 
-class FastMinter(_Minter):
-    """The chosen fast path: a pool of os.urandom keystream, refilled POOL_BYTES at a time and
-    cut into IDs a batch at a time. No state but the pool, which a forked child drops: the
-    child's IDs come from the kernel's generator, like every pool refill."""
+class PoolMinter(_Minter):
+    """A pool of keystream, refilled pool_bytes at a time and cut into IDs a batch at a time;
+    subclasses give the keystream (`_keystream`) and take their own state anew in `reseed`.
+    A forked child drops the pool, so its IDs come from its own stream."""
 
     def __init__(self, pool_bytes=POOL_BYTES):
         if pool_bytes < ID_BYTES or pool_bytes % ID_BYTES:
@@ -88,9 +88,6 @@ class FastMinter(_Minter):
 
     def reseed(self):
         self._pool, self._at = b"", 0
-
-    def _keystream(self, pools):
-        return os.urandom(pools * self._pool_bytes)
 
     def _take(self, size):
         end = self._at + size
@@ -110,11 +107,10 @@ class FastMinter(_Minter):
         return split_ids(self._take(count * ID_BYTES))
 
 
-class ShakeMinter(FastMinter):
-    """An alternate keystream for `fast`'s pool, in the benchmark only: SHAKE-128 keyed with 256
-    bits from the OS, pool i being SHAKE-128(key || i as 8 little-endian bytes). Quicker than
-    the kernel's generator where getrandom is slow, but a construction of our own where `fast`
-    takes the kernel's. A forked child takes a new key. `key` fixes the stream (tests)."""
+class FastMinter(PoolMinter):
+    """The chosen fast path: the pool filled from SHAKE-128 keyed with 256 bits from the OS, pool
+    i being SHAKE-128(key || i as 8 little-endian bytes). A forked child takes a new key. `key`
+    fixes the stream (tests)."""
 
     def __init__(self, pool_bytes=POOL_BYTES, key=None):
         self._key = key
@@ -134,6 +130,14 @@ class ShakeMinter(FastMinter):
         shake = self._shake.copy()
         shake.update(index.to_bytes(8, "little"))
         return shake.digest(self._pool_bytes)
+
+
+class UrandomMinter(PoolMinter):
+    """An alternate keystream for `fast`'s pool, in the benchmark only: the kernel's generator,
+    one os.urandom call per pool. No state but the pool."""
+
+    def _keystream(self, pools):
+        return os.urandom(pools * self._pool_bytes)
 
 
 class MtMinter(_Minter):
@@ -158,42 +162,42 @@ class MtMinter(_Minter):
 
 
 @lru_cache(maxsize=8)
-def _lanes(count):
-    """(ones, steps): the integers whose 16-byte little-endian lanes i < count hold 1 and i."""
-    ones = int.from_bytes((b"\1" + bytes(ID_BYTES - 1)) * count, "little")
-    steps = int.from_bytes(b"".join(i.to_bytes(ID_BYTES, "little") for i in range(count)), "little")
-    return ones, steps
+def _lane_indexes(lanes):
+    """`lanes` 16-byte lanes as 64-bit halves, lane i's low half holding i."""
+    halves = array("Q", [0]) * (2 * lanes)
+    halves[0::2] = array("Q", range(lanes))
+    return halves
 
 
-class CounterMinter(_Minter):
-    """A floor, never a default: a per-process counter from a random start below COUNTER_STARTS,
-    which costs about nothing per ID. Two processes can overlap, so it is not collision-safe
-    across processes; a forked child restarts from a new random value. `start` fixes the stream
-    (tests)."""
+class CounterMinter(PoolMinter):
+    """A floor, never a default: a per-process count of pools from a random start below
+    COUNTER_STARTS, in `fast`'s pool in place of its keystream, so the two differ in the
+    keystream alone. Lane i of pool n is the 16 little-endian bytes of n * 2^64 + i, the pool
+    built from a cached array of lane indexes with its high halves set in one slice: no Python
+    work per ID. Two processes can overlap, so it is not collision-safe across processes; a
+    forked child restarts from a new random value. `start` fixes the stream (tests)."""
 
-    def __init__(self, start=None):
+    def __init__(self, start=None, pool_bytes=POOL_BYTES):
         self._start = start
-        super().__init__()
+        super().__init__(pool_bytes)
 
     def reseed(self):
+        super().reseed()
         self._next = secrets.randbelow(COUNTER_STARTS) if self._start is None else self._start
         self._start = None
 
-    def values(self, count):
-        """The next `count` counter values as ints."""
+    def _keystream(self, pools):
         first = self._next
-        self._next += count
-        return range(first, first + count)
+        self._next += pools
+        return b"".join(self._pool_of(number) for number in range(first, first + pools))
 
-    def mint(self):
-        return self.values(1)[0].to_bytes(ID_BYTES, "little")
-
-    def fill(self, count):
-        # One integer holds the whole batch, lane i being first + i: two big-integer operations
-        # and one conversion per batch instead of one per ID.
-        ones, steps = _lanes(count)
-        first = self.values(count)[0]
-        return split_ids((first * ones + steps).to_bytes(count * ID_BYTES, "little"))
+    def _pool_of(self, number):
+        lanes = self._pool_bytes // ID_BYTES
+        halves = _lane_indexes(lanes)[:]
+        halves[1::2] = array("Q", [number]) * lanes
+        if sys.byteorder == "big":
+            halves.byteswap()
+        return halves.tobytes()
 
 
 class PresetMinter:

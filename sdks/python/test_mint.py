@@ -1,16 +1,18 @@
+import hashlib
 import os
 from itertools import chain
 
 import pytest
 
 from mint import (COUNTER_STARTS, ID_BYTES, MAX_CUT_IDS, STRATEGIES, CounterMinter, FastMinter,
-                  MtMinter, ShakeMinter, make_minter)
+                  MtMinter, UrandomMinter, make_minter)
 
 # Batch sizes that cross pools, the struct's cut and each other's boundaries.
 CUTS = (1, 3, 7, 2, MAX_CUT_IDS + 5, 4, 64)
 # Every minter the producer or the benchmark makes, by name.
 MINTERS = {**{name: lambda name=name: make_minter(name, 2 * sum(CUTS)) for name in STRATEGIES},
-           "shake": ShakeMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48)}
+           "urandom": UrandomMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48),
+           "counter-small-pool": lambda: CounterMinter(pool_bytes=48)}
 
 
 def is_id(value):
@@ -31,9 +33,10 @@ def test_fill_and_mint_give_distinct_16_byte_ids(name):
     assert len(set(ids)) == len(ids)
 
 
-@pytest.mark.parametrize("make", [lambda: MtMinter(seed=7), lambda: CounterMinter(start=7 << 64),
-                                  lambda: ShakeMinter(pool_bytes=64, key=bytes(range(32)))],
-                         ids=["mt", "counter", "shake"])
+@pytest.mark.parametrize("make", [lambda: MtMinter(seed=7),
+                                  lambda: CounterMinter(start=7, pool_bytes=64),
+                                  lambda: FastMinter(pool_bytes=64, key=bytes(range(32)))],
+                         ids=["mt", "counter", "fast"])
 def test_a_seeded_fill_is_the_single_id_stream(make):
     filled, single = make(), make()
     batches = list(chain.from_iterable(filled.fill(count) for count in CUTS))
@@ -65,19 +68,30 @@ def test_a_forked_child_mints_none_of_its_parents_ids(name):
     assert not ours & theirs
 
 
-def test_counter_counts_up_from_a_random_start_in_16_little_endian_bytes():
-    minter = CounterMinter(start=(1 << 64) - 2)
-    ids = minter.fill(3) + (minter.mint(),)
+def test_counter_counts_pools_from_a_random_start_in_16_little_endian_bytes():
+    # Pools of 3 IDs: the fill, the single ID and the next fill cross two refills. Lane i of
+    # pool n holds n * 2^64 + i.
+    minter = CounterMinter(start=(1 << 64) - (1 << 40) - 2, pool_bytes=3 * ID_BYTES)
+    ids = minter.fill(3) + (minter.mint(),) + minter.fill(5)
+    first = (1 << 64) - (1 << 40) - 2
     assert [int.from_bytes(value, "little") for value in ids] == [
-        (1 << 64) + n for n in range(-2, 2)]
-    assert list(minter.values(2)) == [(1 << 64) + 2, (1 << 64) + 3]
-    starts = [CounterMinter().values(1)[0] for _ in range(2)]
+        ((first + pool) << 64) + lane for pool in range(3) for lane in range(3)]
+    starts = [int.from_bytes(CounterMinter().mint(), "little") >> 64 for _ in range(2)]
     assert starts[0] != starts[1] and all(0 <= start < COUNTER_STARTS for start in starts)
 
 
-def test_fast_rejects_a_pool_that_is_not_whole_ids():
+def test_fast_is_shake_128_of_its_key_and_pool_index():
+    key = bytes(range(32))
+    pool = hashlib.shake_128(key + (1).to_bytes(8, "little")).digest(64)
+    minter = FastMinter(pool_bytes=64, key=key)
+    minter.fill(4)  # pool 0
+    assert b"".join(minter.fill(4)) == pool
+
+
+@pytest.mark.parametrize("make", [FastMinter, UrandomMinter, CounterMinter])
+def test_a_pool_that_is_not_whole_ids_is_refused(make):
     with pytest.raises(ValueError):
-        FastMinter(pool_bytes=24)
+        make(pool_bytes=24)
 
 
 def test_preset_hands_out_exactly_the_run_in_any_form():
