@@ -8,7 +8,7 @@ from itertools import repeat
 
 import pyperf
 
-from mint import STRATEGIES, FastMinter, UrandomMinter, make_minter
+from mint import STRATEGIES, FastMinter, ShakeMinter, UrandomMinter, make_minter
 
 # IDs per fill: the runner's default BATCH.
 BATCH = 1000
@@ -54,6 +54,7 @@ def main():
     for name in STRATEGIES:
         fill(name, time_filling, partial(make_minter, name))
     fill("urandom", time_filling, lambda count: UrandomMinter())
+    fill("shake", time_filling, lambda count: ShakeMinter())
     fill(f"fast-pool-{SMALL_POOL_BYTES}", time_filling, lambda count: FastMinter(SMALL_POOL_BYTES))
     runner.bench_time_func("fast-single", time_minting, FastMinter)
 

@@ -4,14 +4,16 @@ from itertools import chain
 
 import pytest
 
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
 from mint import (COUNTER_STARTS, ID_BYTES, MAX_CUT_IDS, STRATEGIES, CounterMinter, FastMinter,
-                  MtMinter, UrandomMinter, make_minter)
+                  MtMinter, ShakeMinter, UrandomMinter, make_minter)
 
 # Batch sizes that cross pools, the struct's cut and each other's boundaries.
 CUTS = (1, 3, 7, 2, MAX_CUT_IDS + 5, 4, 64)
 # Every minter the producer or the benchmark makes, by name.
 MINTERS = {**{name: lambda name=name: make_minter(name, 2 * sum(CUTS)) for name in STRATEGIES},
-           "urandom": UrandomMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48),
+           "urandom": UrandomMinter, "shake": ShakeMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48),
            "counter-small-pool": lambda: CounterMinter(pool_bytes=48)}
 
 
@@ -35,8 +37,9 @@ def test_fill_and_mint_give_distinct_16_byte_ids(name):
 
 @pytest.mark.parametrize("make", [lambda: MtMinter(seed=7),
                                   lambda: CounterMinter(start=7, pool_bytes=64),
-                                  lambda: FastMinter(pool_bytes=64, key=bytes(range(32)))],
-                         ids=["mt", "counter", "fast"])
+                                  lambda: FastMinter(pool_bytes=64, seed=bytes(range(32))),
+                                  lambda: ShakeMinter(pool_bytes=64, key=bytes(range(32)))],
+                         ids=["mt", "counter", "fast", "shake"])
 def test_a_seeded_fill_is_the_single_id_stream(make):
     filled, single = make(), make()
     batches = list(chain.from_iterable(filled.fill(count) for count in CUTS))
@@ -80,15 +83,25 @@ def test_counter_counts_pools_from_a_random_start_in_16_little_endian_bytes():
     assert starts[0] != starts[1] and all(0 <= start < COUNTER_STARTS for start in starts)
 
 
-def test_fast_is_shake_128_of_its_key_and_pool_index():
+def test_fast_is_aes_128_of_its_counter_blocks():
+    # Block i of the stream is AES-128 of the seed's counter block plus i (128-bit big-endian),
+    # computed here block by block in ECB mode; the fills cross pools of 4 blocks.
+    key, start = bytes(range(16)), (1 << 128) - 3
+    aes = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    expected = [aes.update(((start + i) % (1 << 128)).to_bytes(16, "big")) for i in range(10)]
+    minter = FastMinter(pool_bytes=64, seed=key + start.to_bytes(16, "big"))
+    assert list(minter.fill(3) + minter.fill(6) + (minter.mint(),)) == expected
+
+
+def test_shake_is_shake_128_of_its_key_and_pool_index():
     key = bytes(range(32))
     pool = hashlib.shake_128(key + (1).to_bytes(8, "little")).digest(64)
-    minter = FastMinter(pool_bytes=64, key=key)
+    minter = ShakeMinter(pool_bytes=64, key=key)
     minter.fill(4)  # pool 0
     assert b"".join(minter.fill(4)) == pool
 
 
-@pytest.mark.parametrize("make", [FastMinter, UrandomMinter, CounterMinter])
+@pytest.mark.parametrize("make", [FastMinter, ShakeMinter, UrandomMinter, CounterMinter])
 def test_a_pool_that_is_not_whole_ids_is_refused(make):
     with pytest.raises(ValueError):
         make(pool_bytes=24)
