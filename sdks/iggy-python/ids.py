@@ -28,7 +28,8 @@ def sdk_ids(count):
 
 
 def _as_ints(fill):
-    """A batch fill of 16-byte ids as one of 128-bit ints, read as the batch's messages are built."""
+    """A batch fill of 16-byte ids as one of 128-bit ints, read as the batch's messages are
+    built."""
     return lambda n: map(int.from_bytes, fill(n), repeat("little", n))
 
 

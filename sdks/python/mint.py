@@ -19,9 +19,10 @@ from functools import lru_cache
 
 from message_id import ID_BYTES
 
-# Keystream bytes per pool: one refill (one AES-CTR call, a SHAKE-128 squeeze or an os.urandom call) serves
-# POOL_BYTES // 16 IDs, so small batches share a refill. bench_mint.py's fast-pool-4096 row is a
-# pool smaller than the runner's default batch (1000 IDs), one refill per batch.
+# Keystream bytes per pool: one refill (an AES-CTR call, a SHAKE-128 squeeze or an os.urandom
+# call) serves POOL_BYTES // 16 IDs, so small batches share a refill. bench_mint.py's
+# fast-pool-4096 row is a pool smaller than the runner's default batch (1000 IDs), one refill
+# per batch.
 POOL_BYTES = 65536
 # The most IDs one struct cuts at once: a Struct holds one format code per ID, so a larger fill
 # (a `preset` arm's whole run) is cut in pieces rather than compiled into one huge Struct.
@@ -107,6 +108,12 @@ class PoolMinter(_Minter):
         return split_ids(self._take(count * ID_BYTES))
 
 
+@lru_cache(maxsize=4)
+def _zeros(size):
+    """`size` zero bytes, made once: what CTR mode encrypts into its keystream."""
+    return bytes(size)
+
+
 class FastMinter(PoolMinter):
     """The chosen fast path: the pool filled with AES-128-CTR keystream (`cryptography`, which
     uses AES-NI where the CPU has it), keyed and started from 256 bits of the OS: a 128-bit key
@@ -155,11 +162,6 @@ class ShakeMinter(PoolMinter):
         shake = self._shake.copy()
         shake.update(index.to_bytes(8, "little"))
         return shake.digest(self._pool_bytes)
-
-
-@lru_cache(maxsize=4)
-def _zeros(size):
-    return bytes(size)
 
 
 class UrandomMinter(PoolMinter):

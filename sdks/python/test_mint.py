@@ -13,7 +13,8 @@ from mint import (COUNTER_STARTS, ID_BYTES, MAX_CUT_IDS, STRATEGIES, CounterMint
 CUTS = (1, 3, 7, 2, MAX_CUT_IDS + 5, 4, 64)
 # Every minter the producer or the benchmark makes, by name.
 MINTERS = {**{name: lambda name=name: make_minter(name, 2 * sum(CUTS)) for name in STRATEGIES},
-           "urandom": UrandomMinter, "shake": ShakeMinter, "fast-small-pool": lambda: FastMinter(pool_bytes=48),
+           "urandom": UrandomMinter, "shake": ShakeMinter,
+           "fast-small-pool": lambda: FastMinter(pool_bytes=48),
            "counter-small-pool": lambda: CounterMinter(pool_bytes=48)}
 
 
