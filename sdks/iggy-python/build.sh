@@ -6,7 +6,8 @@ python3 - <<'PY'
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-pinned = open("requirements.txt").read().split("==")[1].strip()
+pinned = next(line.split("==")[1].strip() for line in open("requirements.txt")
+              if line.startswith("apache-iggy=="))
 try:
     installed = version("apache-iggy")
 except PackageNotFoundError:
