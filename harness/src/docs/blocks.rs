@@ -7,7 +7,9 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::link;
+use crate::runner::figures::interval;
 use crate::runner::settings;
+use crate::stats::disjoint;
 
 /// The body of block `name` in document `doc`.
 pub fn render(root: &Path, doc: &Path, name: &str) -> Result<String> {
@@ -93,18 +95,21 @@ fn row_cells(cmp: &Value) -> String {
 /// verdict's (report warnings: a cost the median over blocks leaves out).
 fn verdict(cmp: &Value) -> String {
     let j = judged(cmp);
-    let interval = |ci: &Value| format!("{:.3}x .. {:.3}x", f(&ci[0]), f(&ci[1]));
+    let ci = |v: &Value| (f(&v["ratio_ci95"][0]), f(&v["ratio_ci95"][1]));
     let ratio = f(&j["ratio"]);
     let words = match cmp["verdict"].as_str().unwrap_or("?") {
         "noise" => {
             let half = j["half_width_pct"].as_f64().unwrap_or_else(|| half_width(j));
             format!("tie, {ratio:.3}x ±{half:.2}%")
         }
-        v => format!("{ratio:.3}x ({}), {v}", interval(&j["ratio_ci95"])),
+        v => format!("{ratio:.3}x ({}), {v}", interval(ci(j))),
     };
-    let (ci, totals) = (&j["ratio_ci95"], &cmp["totals"]["ratio_ci95"]);
-    let parted = f(&ci[1]) < f(&totals[0]) || f(&totals[1]) < f(&ci[0]);
-    if parted { format!("{words}; by totals {:.3}x ({})", f(&cmp["totals"]["ratio"]), interval(totals)) } else { words }
+    let totals = &cmp["totals"];
+    if disjoint(ci(j), ci(totals)) {
+        format!("{words}; by totals {:.3}x ({})", f(&totals["ratio"]), interval(ci(totals)))
+    } else {
+        words
+    }
 }
 
 /// Payload bytes per message of a workload's settings, as the producers build it.

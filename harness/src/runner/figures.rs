@@ -23,9 +23,14 @@ pub fn p_value(p: Option<f64>) -> String {
     p.map_or("-".into(), |p| format!("{p:.4}"))
 }
 
-/// The bootstrap 95% interval of the ratio, `0.98x .. 1.03x`.
+/// An interval of a ratio, `0.980x .. 1.030x`.
+pub fn interval((lo, hi): (f64, f64)) -> String {
+    format!("{lo:.3}x .. {hi:.3}x")
+}
+
+/// The bootstrap 95% interval of the ratio, `0.980x .. 1.030x`.
 pub fn ratio_ci(c: &Comparison) -> Option<String> {
-    c.ratio_ci95.map(|(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"))
+    c.ratio_ci95.map(interval)
 }
 
 /// The change of a comparison, `+4.2% (1.04x)`.
@@ -35,7 +40,7 @@ pub fn change(c: &Comparison) -> String {
 
 /// A paired comparison's change and its 95% interval, `+1.9% (1.006x .. 1.031x)`.
 pub fn paired_change(p: &PairedComparison) -> String {
-    let ci = p.ratio_ci95.map_or("-".into(), |(lo, hi)| format!("{lo:.3}x .. {hi:.3}x"));
+    let ci = p.ratio_ci95.map_or("-".into(), interval);
     format!("{:+.1}% ({ci})", p.change_pct)
 }
 

@@ -6,7 +6,7 @@ use super::cpu::MachineTicks;
 use super::figures::paired_change;
 use super::records::{Arm, Warning};
 use super::settings::Settings;
-use crate::stats::{ALPHA, Summary, welch};
+use crate::stats::{ALPHA, Summary, disjoint, welch};
 
 /// Below this REPEAT a p-value is weak: Welch has few degrees of freedom and Mann-Whitney
 /// cannot reach p < 0.05 with 3 runs a side.
@@ -142,8 +142,7 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
 /// cost in a minority of its blocks, which the median (the verdict's estimate) leaves out.
 fn lumps(s: &Settings, c: &ArmComparison) -> Option<Warning> {
     let (median, totals) = (c.paired.as_ref()?, c.totals.as_ref()?);
-    let ((m_lo, m_hi), (t_lo, t_hi)) = (median.ratio_ci95?, totals.ratio_ci95?);
-    (m_hi < t_lo || t_hi < m_lo).then(|| Warning {
+    disjoint(median.ratio_ci95?, totals.ratio_ci95?).then(|| Warning {
         cause: format!(
             "workload {}: {} {} against {}: the median over blocks gives {} but the arms' total times give {}: part of one arm's cost comes in a minority of its blocks (a pool refilled every few batches, a collection), which the median, and so the verdict, leaves out",
             s.name,

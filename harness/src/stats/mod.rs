@@ -69,6 +69,12 @@ pub fn correlation(xs: &[f64], ys: &[f64]) -> Option<f64> {
     r.is_finite().then_some(r)
 }
 
+/// Whether two intervals, (low, high) each, share no point: a verdict's and its totals' that
+/// part (runner warnings and the documents' cells judge them alike).
+pub fn disjoint((a_lo, a_hi): (f64, f64), (b_lo, b_hi): (f64, f64)) -> bool {
+    a_hi < b_lo || b_hi < a_lo
+}
+
 /// Welch's unequal-variances t-test of `b` against `a`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Welch {
@@ -204,6 +210,12 @@ pub(crate) mod tests {
 
     pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn intervals_are_disjoint_only_without_a_shared_point() {
+        assert!(disjoint((0.9, 0.95), (0.96, 1.0)) && disjoint((0.96, 1.0), (0.9, 0.95)));
+        assert!(!disjoint((0.9, 0.96), (0.96, 1.0)) && !disjoint((0.9, 1.1), (0.95, 1.0)));
     }
 
     #[test]
