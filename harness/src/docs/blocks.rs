@@ -91,8 +91,8 @@ fn row_cells(cmp: &Value) -> String {
 }
 
 /// A comparison in a few words: its ratio and 95% CI, and its verdict (a tie with its
-/// half-width); then the ratio of the arms' total times where its interval parts from the
-/// verdict's (report warnings: a cost the median over blocks leaves out).
+/// half-width); then the median block's ratio where its interval parts from the verdict's
+/// (report warnings: a cost the typical block leaves out).
 fn verdict(cmp: &Value) -> String {
     let j = judged(cmp);
     let ci = |v: &Value| (f(&v["ratio_ci95"][0]), f(&v["ratio_ci95"][1]));
@@ -104,9 +104,9 @@ fn verdict(cmp: &Value) -> String {
         }
         v => format!("{ratio:.3}x ({}), {v}", interval(ci(j))),
     };
-    let totals = &cmp["totals"];
-    if disjoint(ci(j), ci(totals)) {
-        format!("{words}; by totals {:.3}x ({})", f(&totals["ratio"]), interval(ci(totals)))
+    let median = &cmp["median"];
+    if disjoint(ci(j), ci(median)) {
+        format!("{words}; median block {:.3}x ({})", f(&median["ratio"]), interval(ci(median)))
     } else {
         words
     }
@@ -491,13 +491,13 @@ mod tests {
         // Across processes there is no half-width recorded: it is the interval's, relative to the ratio.
         let across = json!({"verdict": "noise", "ratio": 1.0, "ratio_ci95": [0.98, 1.02]});
         assert_eq!(verdict(&across), "tie, 1.000x ±2.00%");
-        // The totals join where their interval parts from the verdict's, and only there.
-        let with_totals = |lo: f64, hi: f64| {
+        // The median block joins where its interval parts from the verdict's, and only there.
+        let with_median = |lo: f64, hi: f64| {
             let mut cmp = paired("faster");
-            cmp["totals"] = json!({"ratio": (lo + hi) / 2.0, "ratio_ci95": [lo, hi]});
+            cmp["median"] = json!({"ratio": (lo + hi) / 2.0, "ratio_ci95": [lo, hi]});
             verdict(&cmp)
         };
-        assert_eq!(with_totals(0.97, 0.99), "1.500x (1.400x .. 1.600x), faster; by totals 0.980x (0.970x .. 0.990x)");
-        assert_eq!(with_totals(1.55, 1.7), "1.500x (1.400x .. 1.600x), faster");
+        assert_eq!(with_median(1.7, 1.9), "1.500x (1.400x .. 1.600x), faster; median block 1.800x (1.700x .. 1.900x)");
+        assert_eq!(with_median(1.55, 1.7), "1.500x (1.400x .. 1.600x), faster");
     }
 }

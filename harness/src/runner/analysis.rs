@@ -46,15 +46,16 @@ pub struct ArmComparison {
     /// ratio, interval, runs needed and verdict are the paired ones below.
     #[serde(flatten)]
     pub comparison: Comparison,
-    /// Paired mode: from each process's median block log ratio of the two arms.
+    /// Paired and lock-step: from each process's ratio of the two arms' total times over the
+    /// blocks they shared, each arm's rarest stalls clipped (`ProcessEstimate::log_ratio`): the
+    /// throughput ratio, and the verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paired: Option<PairedComparison>,
-    /// Paired and lock-step: the same test of each process's ratio of the two arms' total times
-    /// over the blocks they shared (`ProcessEstimate::totals_log_ratio`), the throughput ratio.
-    /// The verdict stays the median's, which a stall in one block does not move; where the two
-    /// intervals part, the arm's cost comes in lumps the median leaves out (warnings::results).
+    /// Paired and lock-step: the same test of each process's median block log ratio, the
+    /// typical block. Where its interval parts from the verdict's, the arm's cost comes in lumps
+    /// the typical block leaves out (warnings::lumps).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub totals: Option<PairedComparison>,
+    pub median: Option<PairedComparison>,
     /// Paired mode: the correlation over the processes of their log ratios with their pace (ln
     /// of the A/A twin's median batch time; the twin is neither arm). Far from 0, the ratio
     /// itself moves with the machine's pace from process to process, as a fixed cost per batch
@@ -237,7 +238,7 @@ fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Opt
         by_process.as_ref().map(|es| es.iter().map(|(_, e)| of(e)).collect::<Vec<_>>())
     };
     let paired = over_processes(|e| e.log_ratio).map(|lrs| compare_paired(&lrs, noise.paired(&b.sdk), false));
-    let totals = over_processes(|e| e.totals_log_ratio).map(|lrs| compare_paired(&lrs, None, false));
+    let median = over_processes(|e| e.median_log_ratio).map(|lrs| compare_paired(&lrs, None, false));
     let blocks_sd_pct = by_process
         .as_ref()
         .and_then(|es| blocks_sd(&es.iter().map(|&(_, e)| e).collect::<Vec<_>>()))
@@ -268,7 +269,7 @@ fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Opt
         after: a.short_label(),
         comparison,
         paired,
-        totals,
+        median,
         pace_r,
         blocks_sd_pct,
         by_round,
@@ -397,8 +398,8 @@ mod tests {
     #[test]
     fn a_paired_row_says_how_much_of_its_spread_the_blocks_explain() {
         // Three processes of three blocks; fast takes 100 ns a batch, uuid 200, 200 and 200 + k:
-        // with three blocks a median's interval runs from the least to the greatest, so each
-        // process's se is (ln(2 + k/100) - ln 2) / 3.92.
+        // the sd of uuid's blocks, k / sqrt(3), over their mean, (600 + k) / 3, and sqrt(3)
+        // blocks, so each process's se is k / (600 + k).
         let ks = [0u64, 50, 100];
         let mut uuid = paired("uuid", &[0, 0, 0], |_| 0);
         let mut fast = paired("fast", &[0, 0, 0], |_| 0);
@@ -407,7 +408,7 @@ mod tests {
             f.batch_ns = Some(vec![100; 3]);
         }
         let compared = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
-        let se = |k: u64| ((2.0 + k as f64 / 100.0).ln() - 2f64.ln()) / (2.0 * 1.959_964);
+        let se = |k: u64| k as f64 / (600.0 + k as f64);
         let expected = 100.0 * (ks.iter().map(|&k| se(k).powi(2)).sum::<f64>() / 3.0).sqrt();
         let got = compared.blocks_sd_pct.expect("paired");
         assert!((got - expected).abs() < 1e-4, "{got} against {expected}");

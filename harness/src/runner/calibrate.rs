@@ -19,14 +19,14 @@ use super::affinity;
 use super::analysis::Analysis;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord, median_batch};
+use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord};
 use super::report::atomic_write;
 use super::run::{MAX_ROUNDS, more_rounds, run_step};
 use super::schedule::{next_round, plan};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
 use crate::machine::{self, Machine};
-use crate::stats::paired::runs_for_mean;
+use crate::stats::paired::{clipped_mean, runs_for_mean};
 use crate::stats::{ALPHA, Summary, correlation, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -365,7 +365,7 @@ fn label(design: Design, metric: Metric) -> String {
 /// The base arm's time per message in the statistic the design's expected change divides by, so
 /// a k% copy's INJECT_NS is k% of what its rounds will show: the median of BASE_RUNS processes
 /// after BASE_WARMUP_RUNS. Processes: wall time per message of a run on its own. Paired: the
-/// base arm's median batch time over BATCH, in a process shaped like a round's, none slowed (a
+/// base arm's mean batch time (rarest stalls clipped, as the verdict's estimate) over BATCH, in a process shaped like a round's, none slowed (a
 /// paired process sends faster per message than one with one arm).
 fn base_ns_per_msg(launcher: &mut Launcher, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
     let settings = &Settings { design, ..settings.clone() };
@@ -379,7 +379,7 @@ fn base_ns_per_msg(launcher: &mut Launcher, settings: &Settings, sdk: &str, desi
         match launcher.run(settings, &arms, settings.size(), i as u64, None).0.remove(0) {
             Outcome::Ok(_) if i < BASE_WARMUP_RUNS => {}
             Outcome::Ok(m) => samples.push(match &m.paired {
-                Some((_, batches)) => median_batch(batches) / f64::from(settings.batch),
+                Some((_, batches)) => clipped_mean(batches) / f64::from(settings.batch),
                 None => 1e9 / m.result.msgs_per_sec,
             }),
             Outcome::Failed(why) => bail!("measuring the base arm of {sdk} failed: {why}"),
@@ -517,10 +517,10 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
 
 /// The change the injected work accounts for, from what the producer measured, in the statistic
 /// the design's verdict estimates. Processes compare msgs/s, messages over the timed window (or
-/// over the process's CPU time), so the injected time is that share of it. Paired
-/// compares the median block: adding d ns to every batch moves the median batch time by d, so the
-/// change is -d / median batch time, d the injected time per timed batch. (The mean batch time,
-/// which preemptions and pauses inflate, would understate it.)
+/// over the process's CPU time), so the injected time is that share of it. Paired and lock-step
+/// compare the arms' total batch times, each arm's rarest stalls clipped: adding d ns to every
+/// batch moves that mean batch time by d, so the change is -d / the slowed arm's clipped mean
+/// batch time, d the injected time per timed batch.
 fn expected_change_pct(arm: &Arm) -> f64 {
     let changes: Vec<f64> = arm
         .runs
@@ -529,7 +529,7 @@ fn expected_change_pct(arm: &Arm) -> f64 {
         .filter_map(|r| r.result.as_ref().map(|m| (m, r)))
         .filter(|(m, _)| m.elapsed_ns > 0)
         .map(|(m, r)| match (&r.batch_ns, arm.metric, r.cpu_ns_per_msg) {
-            (Some(b), _, _) if !b.is_empty() => -100.0 * (m.injected_ns as f64 / b.len() as f64) / median_batch(b),
+            (Some(b), _, _) if !b.is_empty() => -100.0 * (m.injected_ns as f64 / b.len() as f64) / clipped_mean(b),
             // The spin is CPU time too, against the process's CPU time over all it sent.
             (_, Metric::Cpu, Some(cpu)) => -100.0 * m.injected_ns as f64 / (cpu * m.messages as f64),
             _ => -100.0 * m.injected_ns as f64 / m.elapsed_ns as f64,
@@ -539,7 +539,7 @@ fn expected_change_pct(arm: &Arm) -> f64 {
 }
 
 /// Paired: the part of the change carried by the injected arm's round trips (send to ack) being
-/// longer than the base's, per process -(median round trip of `after` - of `base`) / median batch
+/// longer than the base's, per process -(median round trip of `after` - of `base`) / mean batch
 /// of `after`, averaged. Work added before a send lengthens the sink's idle wait for it, and on
 /// this kind of machine a longer idle wait is a slower wake-up, so a slowdown costs more than the
 /// time it spun; this shows how much. None where the producer reports no round trip per arm.
@@ -551,7 +551,7 @@ fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
         .filter(|r| !r.warmup)
         .filter_map(|r| {
             let same_process = base.runs.iter().find(|b| !b.warmup && b.order == r.order)?;
-            let batch = median_batch(r.batch_ns.as_deref().filter(|b| !b.is_empty())?);
+            let batch = clipped_mean(r.batch_ns.as_deref().filter(|b| !b.is_empty())?);
             Some(-100.0 * (rtt(r)? as f64 - rtt(same_process)? as f64) / batch)
         })
         .collect();
@@ -701,7 +701,7 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={} FREEZE={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's median batch over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={} FREEZE={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's mean batch (rarest stalls clipped) over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat,
         s.bits,
         s.pack,
@@ -762,12 +762,12 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process median block log ratios and a change beyond the SDK's in-process A/A twin; lockstep: the same on each set's median block log ratios of every process's own time per turn (client_ns, from the sink's reply to the next batch read), and a change beyond the set's A/A twin, a second process of the base; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process log ratios of the arms' total batch times, each arm's times above their 99th percentile counted at it, and a change beyond the SDK's in-process A/A twin; lockstep: the same on each set's log ratios of every process's total own time per turn (client_ns, from the sink's reply to the next batch read), and a change beyond the set's A/A twin, a second process of the base; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
          `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). \
          A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \
          The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction and withholds no verdict. \
-         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired and lockstep, -(injected per batch)/(median batch time; lockstep: of client time). \
-         \"Of it, longer round trips\" (paired only: a lock-step round trip includes the turns the sink held it for) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its median batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
+         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired and lockstep, -(injected per batch)/(the slowed arm's mean batch time, its times above their 99th percentile counted at it, as the verdict's estimate counts them; lockstep: of client time). \
+         \"Of it, longer round trips\" (paired only: a lock-step round trip includes the turns the sink held it for) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its mean batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
          Paired and lockstep, a round holds one A/A trial per slowed level (each on its own REPEAT processes or sets, which also carry the twin), so the 0% row counts trials. \
          \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \
          \"Steal %\" (processes) is the share of the run's CPUs' time (CPUS) that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. \
@@ -795,9 +795,12 @@ mod tests {
     fn expected_change_is_in_the_statistic_the_design_estimates() {
         // Processes: 10 of 1000 ns injected, so 1% of the time.
         assert!((expected_change_pct(&injected(1000, 10, None)) + 1.0).abs() < 1e-12);
-        // Paired: 4 batches with 2 ns injected each; one preempted batch inflates the mean
-        // batch to 1150 ns (2 ns of it would be -0.174%) but not the median of 200 ns: -1%.
-        let paired = injected(4000, 8, Some(vec![200, 200, 200, 4000]));
+        // Paired: 200 batches with 2 ns injected each; one preempted batch of 40 us would raise
+        // the mean batch to 399 ns (2 ns of it -0.5%), but clipped, as the verdict's estimate
+        // counts it, the mean is 200 ns: -1%.
+        let mut batches = vec![200; 200];
+        batches[5] = 40_000;
+        let paired = injected(200_000, 400, Some(batches));
         assert!((expected_change_pct(&paired) + 1.0).abs() < 1e-12, "{}", expected_change_pct(&paired));
         // Processes by CPU time: 10 ns injected against 2 ns/msg of CPU over 1000 messages.
         let mut cpu = injected(1000, 10, None);
@@ -915,9 +918,8 @@ mod tests {
     #[test]
     fn round_trips_longer_than_the_base_s_are_their_share_of_the_batch() {
         // One paired process: the slowed arm's median round trip is 30 ns longer than the base's,
-        // against its median batch of 1000 ns: -3%.
-        let (mut base, mut slowed) =
-            (injected(4000, 0, Some(vec![900; 4])), injected(4000, 40, Some(vec![1000, 1000, 1000, 5000])));
+        // against its mean batch of 1000 ns: -3%.
+        let (mut base, mut slowed) = (injected(4000, 0, Some(vec![900; 4])), injected(4000, 40, Some(vec![1000; 4])));
         base.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(500);
         slowed.runs[0].result.as_mut().unwrap().rtt_p50_ns = Some(530);
         assert!((round_trip_change_pct(&base, &slowed).unwrap() + 3.0).abs() < 1e-12);

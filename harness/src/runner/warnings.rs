@@ -138,21 +138,22 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
     out
 }
 
-/// A block comparison whose median and totals intervals do not overlap: one arm pays part of its
-/// cost in a minority of its blocks, which the median (the verdict's estimate) leaves out.
+/// A block comparison whose verdict (the arms' total times) and median block intervals do not
+/// overlap: one arm pays part of its cost in a minority of its blocks, which the typical block
+/// leaves out and the verdict counts.
 fn lumps(s: &Settings, c: &ArmComparison) -> Option<Warning> {
-    let (median, totals) = (c.paired.as_ref()?, c.totals.as_ref()?);
-    disjoint(median.ratio_ci95?, totals.ratio_ci95?).then(|| Warning {
+    let (totals, median) = (c.paired.as_ref()?, c.median.as_ref()?);
+    disjoint(totals.ratio_ci95?, median.ratio_ci95?).then(|| Warning {
         cause: format!(
-            "workload {}: {} {} against {}: the median over blocks gives {} but the arms' total times give {}: part of one arm's cost comes in a minority of its blocks (a pool refilled every few batches, a collection), which the median, and so the verdict, leaves out",
+            "workload {}: {} {} against {}: the arms' total times (the verdict) give {} but the median block gives {}: part of one arm's cost comes in a minority of its blocks (a pool refilled every few batches, a collection), which the typical block leaves out",
             s.name,
             c.sdk,
             c.after,
             c.before,
-            paired_change(median),
             paired_change(totals),
+            paired_change(median),
         ),
-        fix: "read the change in throughput (msgs/s) from \"by totals\" (`totals` in the JSON), not from the verdict".into(),
+        fix: "quote the verdict for throughput (msgs/s); the \"median block\" (`median` in the JSON) is what a batch without those costs takes, not what the producer sustains".into(),
     })
 }
 
@@ -247,7 +248,7 @@ mod tests {
         use crate::runner::records::fixtures::paired;
         // Five processes of eight blocks. `lumpy` pays 40% more in every fourth block: its typical
         // block ties with uuid's, its total time is 10% more. `smooth` pays 10% more in every
-        // block, where the median and the totals agree.
+        // block, where the median block and the totals agree.
         let with_blocks = |msg_id, blocks: &dyn Fn(u64) -> Vec<u64>| {
             let mut arm = paired(msg_id, &[1000, 1010, 990, 1005, 995], |p| p);
             for run in &mut arm.runs {
@@ -264,9 +265,9 @@ mod tests {
         let w = results(&settings_of_w(), &arms, &analysis);
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(
-            w[0].cause.contains("rust lumpy against uuid: the median over blocks gives -0.")
-                && w[0].cause.contains("but the arms' total times give -9.")
-                && w[0].fix.contains("by totals"),
+            w[0].cause.contains("rust lumpy against uuid: the arms' total times (the verdict) give -9.")
+                && w[0].cause.contains("but the median block gives -0.")
+                && w[0].fix.contains("median block"),
             "{w:?}"
         );
     }

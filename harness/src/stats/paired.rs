@@ -1,8 +1,9 @@
 //! Paired comparisons. In paired mode the arms of one process are timed around each other, block
 //! by block, so the noise a block shares cancels in the ratio of its batch times. Each process
-//! gives one estimate per arm (the median over its blocks of the log ratio to the baseline), and
-//! the verdict is a one-sample test of those per-process log ratios against 0: the processes are
-//! the independent units (JIT, heap layout, scheduling differ between them), the blocks are not.
+//! gives one estimate per arm (the log of the ratio of the two arms' total times over the blocks
+//! they shared, each arm's rarest stalls clipped), and the verdict is a one-sample test of those
+//! per-process log ratios against 0: the processes are the independent units (JIT, heap layout,
+//! scheduling differ between them), the blocks are not.
 
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
@@ -10,20 +11,44 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use super::power::smallest_runs;
 use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 
+/// The share of an arm's blocks, in one process, whose own time counts: the rest, its slowest,
+/// count at the time of the slowest of these. A cost an arm pays in 1 block in 100 or more
+/// counts in full; a rarer stall (a preemption, a page fault storm) counts as a slow block,
+/// not as its own length, so one stall does not decide a process's estimate.
+pub const CLIP_QUANTILE: f64 = 0.99;
+
 /// One process's estimate of an arm against its baseline, from the blocks they shared.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProcessEstimate {
-    /// How many times faster the arm ran than the baseline, as a natural log: the median over
-    /// the blocks of ln(base_b / arm_b). Both are the batch times of the same blocks, so the
-    /// ratio of times is the ratio of throughputs.
+    /// How many times faster the arm ran than the baseline, as a natural log: ln(sum of base_b /
+    /// sum of arm_b) over the blocks both ran, each arm's times clipped (`clipped`). Both are the
+    /// batch times of the same blocks, so this is the ratio of the arms' throughputs in this
+    /// process, counting a cost an arm pays in only some of its blocks (a pool refilled every few
+    /// batches, a collection).
     pub log_ratio: f64,
-    /// That median's standard error from the blocks alone: its distribution-free 95% interval
-    /// (the order statistics at ranks n/2 -+ 1.96 sqrt(n)/2) over 2 x 1.96.
+    /// That estimate's standard error from the blocks alone (the delta method for a ratio of
+    /// means: the sd over blocks of base_b / mean base - arm_b / mean arm, over sqrt(blocks)).
     pub se: f64,
-    /// ln(sum of base_b / sum of arm_b) over the same blocks: the ratio of the arms' throughputs
-    /// in this process. Unlike the median it counts a cost the arm pays in a minority of its
-    /// blocks (a pool refilled every few batches, a collection), and a stall anywhere as well.
-    pub totals_log_ratio: f64,
+    /// The median over the blocks of ln(base_b / arm_b): the typical block, which leaves out a
+    /// cost paid in a minority of blocks.
+    pub median_log_ratio: f64,
+}
+
+/// Each time, the ones above the CLIP_QUANTILE order statistic (nearest rank) counted at it.
+pub fn clipped(ns: &[u64]) -> Vec<f64> {
+    let mut sorted = ns.to_vec();
+    sorted.sort_unstable();
+    let Some(rank) = ((CLIP_QUANTILE * ns.len() as f64).ceil() as usize).checked_sub(1) else {
+        return Vec::new();
+    };
+    let cap = sorted[rank] as f64;
+    ns.iter().map(|&t| (t as f64).min(cap)).collect()
+}
+
+/// The mean of the clipped times: the batch time the estimate's ratio is of.
+pub fn clipped_mean(ns: &[u64]) -> f64 {
+    let c = clipped(ns);
+    c.iter().sum::<f64>() / c.len() as f64
 }
 
 /// None without blocks, or with a zero time.
@@ -33,17 +58,13 @@ pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstima
     }
     let mut logs: Vec<f64> = base_ns.iter().zip(arm_ns).map(|(&b, &a)| (b as f64 / a as f64).ln()).collect();
     logs.sort_by(f64::total_cmp);
-    let n = logs.len() as f64;
-    let z = Normal::standard().inverse_cdf(1.0 - ALPHA / 2.0);
-    let rank = |r: f64| (r as usize).clamp(1, logs.len()) - 1;
-    let (lo, hi) =
-        (logs[rank((n / 2.0 - z * n.sqrt() / 2.0).floor())], logs[rank((n / 2.0 + z * n.sqrt() / 2.0).ceil())]);
-    let total = |ns: &[u64]| ns.iter().map(|&t| t as f64).sum::<f64>();
-    Some(ProcessEstimate {
-        log_ratio: median_of_sorted(&logs),
-        se: (hi - lo) / (2.0 * z),
-        totals_log_ratio: (total(base_ns) / total(arm_ns)).ln(),
-    })
+    let (base, arm) = (clipped(base_ns), clipped(arm_ns));
+    let n = base.len() as f64;
+    let (base_mean, arm_mean) = (base.iter().sum::<f64>() / n, arm.iter().sum::<f64>() / n);
+    let shares: Vec<f64> = base.iter().zip(&arm).map(|(b, a)| b / base_mean - a / arm_mean).collect();
+    let se =
+        if shares.len() > 1 { (shares.iter().map(|d| d * d).sum::<f64>() / (n - 1.0)).sqrt() / n.sqrt() } else { 0.0 };
+    Some(ProcessEstimate { log_ratio: (base_mean / arm_mean).ln(), se, median_log_ratio: median_of_sorted(&logs) })
 }
 
 /// The spread the per-process log ratios would have if the processes differed in nothing but
@@ -265,44 +286,63 @@ mod tests {
     }
 
     #[test]
-    fn per_process_estimate_is_the_median_block_log_ratio() {
-        // Blocks where the arm took half, half, and a third of the baseline's time, plus one
-        // outlier block: the median ignores the outlier.
-        let base = [200, 200, 300, 1_000, 200];
-        let arm = [100, 100, 100, 100, 100];
-        assert!(close(process_estimate(&base, &arm).unwrap().log_ratio, 2f64.ln(), 1e-12));
+    fn per_process_estimate_is_the_ratio_of_totals_with_the_rarest_stalls_clipped() {
+        // 200 blocks: the arm takes half the baseline's time; the baseline has two blocks of 260
+        // and one stall of 100 times its block. The stall counts as the slowest block kept (the
+        // 198th of 200, 260), not as its own length.
+        let mut base = vec![200u64; 200];
+        base[7] = 20_000;
+        base[9] = 260;
+        base[11] = 260;
+        let arm = vec![100u64; 200];
+        let e = process_estimate(&base, &arm).unwrap();
+        let expected = ((197.0f64 * 200.0 + 3.0 * 260.0) / (200.0 * 100.0)).ln();
+        assert!(close(e.log_ratio, expected, 1e-12), "{e:?}");
+        assert!(close(e.median_log_ratio, 2f64.ln(), 1e-12), "{e:?}");
         assert_eq!(process_estimate(&[], &[]), None);
         assert_eq!(process_estimate(&[1, 2], &[1]), None);
         assert_eq!(process_estimate(&[1, 0], &[1, 1]), None);
     }
 
     #[test]
-    fn the_totals_count_a_cost_the_median_over_blocks_leaves_out() {
+    fn clipping_keeps_the_slowest_one_in_a_hundred_and_caps_the_rest() {
+        let ns: Vec<u64> = (1..=300).collect();
+        let c = clipped(&ns);
+        // Nearest rank: ceil(0.99 x 300) = 297, so 298, 299 and 300 count as 297.
+        assert_eq!(&c[295..], &[296.0, 297.0, 297.0, 297.0, 297.0]);
+        assert!(close(clipped_mean(&ns), (296.0 * 297.0 / 2.0 + 4.0 * 297.0) / 300.0, 1e-12));
+        // Under 100 blocks nothing is clipped; none at all gives none.
+        assert_eq!(clipped(&[5, 1, 9]), vec![5.0, 1.0, 9.0]);
+        assert!(clipped(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_estimate_counts_a_cost_the_median_over_blocks_leaves_out() {
         // The arm pays 40% more in every fourth block (a pool refilled every four batches): the
         // typical block is a tie, the throughput 10% lower.
         let base = [100; 8];
         let arm = [100, 100, 100, 140, 100, 100, 100, 140];
         let e = process_estimate(&base, &arm).unwrap();
-        assert_eq!(e.log_ratio, 0.0);
-        assert!(close(e.totals_log_ratio, (800.0f64 / 880.0).ln(), 1e-12), "{e:?}");
+        assert_eq!(e.median_log_ratio, 0.0);
+        assert!(close(e.log_ratio, (800.0f64 / 880.0).ln(), 1e-12), "{e:?}");
     }
 
     #[test]
-    fn a_process_estimate_carries_the_standard_error_of_its_median() {
-        // 100 blocks whose log ratios are 0.01, 0.02, .. 1.00: the interval's ranks are
-        // floor(50 - 9.8) = 40 and ceil(50 + 9.8) = 60, so the se is (0.60 - 0.40) / 3.92.
-        let arm = vec![1_000_000u64; 100];
-        let base: Vec<u64> = (1..=100).map(|i| (1e6 * (f64::from(i) / 100.0).exp()).round() as u64).collect();
+    fn a_process_estimate_carries_the_standard_error_of_its_ratio() {
+        // Blocks alternating 90 and 110 against a steady 100: the shares b/mean - a/mean are
+        // -0.1 and +0.1, whose sd over 100 blocks is 0.1 x sqrt(100/99), over sqrt(100).
+        let arm = vec![100u64; 100];
+        let base: Vec<u64> = (0..100).map(|i| if i % 2 == 0 { 90 } else { 110 }).collect();
         let e = process_estimate(&base, &arm).unwrap();
-        assert!(close(e.log_ratio, 0.505, 1e-5), "{e:?}");
-        assert!(close(e.se, 0.20 / (2.0 * 1.959_964), 1e-5), "{e:?}");
-        // Blocks that all agree leave no error; a single block has its own value as its interval.
+        assert!(close(e.log_ratio, 0.0, 1e-12), "{e:?}");
+        assert!(close(e.se, 0.1 * (100.0f64 / 99.0).sqrt() / 10.0, 1e-12), "{e:?}");
+        // Blocks that all agree leave no error, nor does a single block.
         assert_eq!(process_estimate(&[300; 9], &[100; 9]).unwrap().se, 0.0);
         assert_eq!(process_estimate(&[300], &[100]).unwrap().se, 0.0);
         // The spread blocks alone would give processes: the root mean square of their errors.
         let es = [
-            ProcessEstimate { log_ratio: 0.1, se: 0.03, totals_log_ratio: 0.1 },
-            ProcessEstimate { log_ratio: 0.2, se: 0.04, totals_log_ratio: 0.2 },
+            ProcessEstimate { log_ratio: 0.1, se: 0.03, median_log_ratio: 0.1 },
+            ProcessEstimate { log_ratio: 0.2, se: 0.04, median_log_ratio: 0.2 },
         ];
         assert!(close(blocks_sd(&es).unwrap(), (0.0025f64 / 2.0).sqrt(), 1e-12));
         assert_eq!(blocks_sd(&[]), None);
@@ -311,7 +351,7 @@ mod tests {
     #[test]
     fn blocks_sd_matches_the_spread_of_processes_that_differ_only_in_their_blocks() {
         // 40 processes of 900 blocks drawn from one distribution (log ratios of sd 0.2): the
-        // processes' medians spread as their own blocks say, within sampling (the sd of 40
+        // processes' estimates spread as their own blocks say, within sampling (the sd of 40
         // values is itself uncertain by about 11%).
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
@@ -323,8 +363,8 @@ mod tests {
             })
             .collect();
         let across = one_sample_t(&estimates.iter().map(|e| e.log_ratio).collect::<Vec<_>>()).sd;
-        // A normal sample's median has se 1.2533 sd / sqrt(n).
-        let expected = 1.2533 * 0.2 / 30.0;
+        // Without clipping, a lognormal's mean over 900 has a relative se of sqrt(e^0.04 - 1) / 30.
+        let expected = (0.04f64.exp() - 1.0).sqrt() / 30.0;
         let within = blocks_sd(&estimates).unwrap();
         assert!((within / expected - 1.0).abs() < 0.1, "within {within} against {expected}");
         assert!((across / within - 1.0).abs() < 0.35, "across {across} against within {within}");

@@ -59,12 +59,12 @@ impl Render for Markdown {
 pub fn design(s: &crate::runner::settings::Settings) -> String {
     if s.design == Design::Lockstep {
         format!(
-            "design: lock-step. Each set (an SDK's arms, or every row of your own, with an A/A twin of the first arm) ran as one process per arm at once against the sink, which released one batch at a time in blocks of one turn per process in a shuffled order and timed each turn: the producer's own part (its reply written to its next batch read in full) and the sink's service; every set is one pair of estimates (median block log ratio of the producer's part). Sets ran REPEAT times in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
+            "design: lock-step. Each set (an SDK's arms, or every row of your own, with an A/A twin of the first arm) ran as one process per arm at once against the sink, which released one batch at a time in blocks of one turn per process in a shuffled order and timed each turn: the producer's own part (its reply written to its next batch read in full) and the sink's service; every set is one pair of estimates (the log ratio of the arms' total producer's parts, each arm's rarest stalls clipped). Sets ran REPEAT times in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
             s.seed
         )
     } else if s.design == Design::Paired {
         format!(
-            "design: paired in-process. Each SDK's arms (and an A/A twin of its first arm) ran in one process REPEAT times, batches dealt in blocks of one per arm in a shuffled order; every process is one pair of estimates (median block log ratio). Processes ran in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
+            "design: paired in-process. Each SDK's arms (and an A/A twin of its first arm) ran in one process REPEAT times, batches dealt in blocks of one per arm in a shuffled order; every process is one pair of estimates (the log ratio of the arms' total batch times, each arm's rarest stalls clipped). Processes ran in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
             s.seed
         )
     } else {
@@ -94,7 +94,7 @@ pub fn how_to_read(mode: Mode) -> String {
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
         text += " In lock-step (DESIGN=lockstep) the same holds per set of processes: the sink times each process's turns, the estimate is of the producer's own part of each turn (the sink's service is the same work for both arms, so it would only dilute the change), the twin is a second process of the base arm, and \"at one in flight\" gives the change of whole turns (producer and sink), the throughput each arm would reach with one request in flight.";
-        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the median over its blocks of the log ratio of the two arms' batch times, and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval. \"By totals\" is the same test of each process's ratio of the two arms' total times over the blocks they shared, the throughput ratio: the median leaves out a cost an arm pays in a minority of its blocks (a pool refilled every few batches, a collection), the totals count it, and a stall in one block as well. Where their intervals part, a warning says so, and msgs/s follows the totals.";
+        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the log ratio of the two arms' total batch times over the blocks they shared, the throughput ratio in that process (each arm's times above its own 99th percentile in that process counted at it, so a cost paid in 1 block in 100 or more counts in full and a rarer stall counts as a slow block, not as its own length), and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval. \"Median block\" is the same test of each process's median over its blocks of the log ratio, the typical block: it leaves out a cost an arm pays in a minority of its blocks (a pool refilled every few batches, a collection), which the verdict counts. Where their intervals part, a warning says so.";
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
@@ -165,7 +165,7 @@ pub fn tables(w: &WorkloadReport, out: &mut String) {
                 if lockstep { "sets" } else { "processes" },
                 c.pace_r.map_or(String::new(), |r| format!("; pace r {r:+.2}")),
                 spread(p),
-                c.totals.as_ref().map_or(String::new(), |t| format!("; by totals {}", paired_change(t))),
+                c.median.as_ref().map_or(String::new(), |m| format!("; median block {}", paired_change(m))),
             ),
             (None, Some(r)) => format!("{}, p {}", paired_change(r), p_value(r.t.p)),
             (None, None) => "-".into(),
