@@ -189,7 +189,8 @@ impl Split {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::records::{Design, fixtures::paired};
+    use crate::runner::design::Design;
+    use crate::runner::records::fixtures::paired;
 
     fn split(between: f64, within: f64) -> Split {
         Split {

@@ -17,9 +17,10 @@ use statrs::statistics::Statistics;
 
 use super::affinity;
 use super::analysis::Analysis;
+use super::design::Design;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Design, Metric, Outcome, RunRecord};
+use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord};
 use super::report::atomic_write;
 use super::run::{MAX_ROUNDS, more_rounds, run_step};
 use super::schedule::{next_round, plan};

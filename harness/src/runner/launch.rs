@@ -13,7 +13,8 @@ use serde::Deserialize;
 
 use super::affinity;
 use super::cpu;
-use super::records::{Arm, Design, Measured, Outcome, Size, SyscallCounts};
+use super::design::Design;
+use super::records::{Arm, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
 use super::settings::Settings;
 use super::syscalls;

@@ -9,6 +9,8 @@
 //!
 //! The modules below are listed from the bottom up: each uses only modules listed before it.
 
+/// The designs: lock-step sets, paired processes, one process per arm.
+pub mod design;
 /// Plain data: arms, run records, outcomes, latency, syscall counts, sizes, warnings.
 pub mod records;
 /// How figures read in every report.

@@ -10,9 +10,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::analysis::Analysis;
+use super::design::Design;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::Design;
 use super::records::{Arm, RunRecord, SyscallCounts, Warning};
 use super::report::{self, Render, Report, Terminal};
 use super::schedule::{Step, next_round, plan};

@@ -2,7 +2,8 @@
 //! process of its own, a paired process, or a lock-step set of processes), and the order the
 //! launches run in.
 
-use super::records::{Arm, Design};
+use super::design::Design;
+use super::records::Arm;
 use super::sdk;
 use super::settings::Settings;
 use crate::producer::BlockOrder;

@@ -12,8 +12,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use super::affinity;
+use super::design::Design;
 use super::producer_spec::ProducerSpec;
-use super::records::{Design, Metric, Size};
+use super::records::{Metric, Size};
 use super::sdk::{self, SDKS, Sdk};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 

@@ -7,8 +7,9 @@ use super::contents::{Report, WorkloadReport, unit};
 use super::render::Render;
 use crate::producer::Mode;
 use crate::runner::analysis::{Analysis, ArmAnalysis, ArmComparison};
+use crate::runner::design::Design;
 use crate::runner::figures::{change, p_value, paired_change, ratio_ci, thousands};
-use crate::runner::records::{Design, Warning};
+use crate::runner::records::Warning;
 use crate::stats::Verdict;
 use crate::stats::paired::PairedComparison;
 
