@@ -18,7 +18,7 @@ use super::settings::Settings;
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
 pub const MIN_LAUNCHES: usize = 5;
-/// Fewest blocks a launch's median is taken over.
+/// Fewest blocks a launch's estimate is taken over.
 const MIN_BLOCKS: u64 = 20;
 
 /// The recommendation for one workload, read from the comparison whose interval is widest (the

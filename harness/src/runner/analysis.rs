@@ -398,8 +398,8 @@ mod tests {
     #[test]
     fn a_paired_row_says_how_much_of_its_spread_the_blocks_explain() {
         // Three processes of three blocks; fast takes 100 ns a batch, uuid 200, 200 and 200 + k:
-        // the sd of uuid's blocks, k / sqrt(3), over their mean, (600 + k) / 3, and sqrt(3)
-        // blocks, so each process's se is k / (600 + k).
+        // with fewer blocks than runs, each block is a run of its own, so each process's se is
+        // the sd of ln 2, ln 2 and ln(2 + k/100) over sqrt(3).
         let ks = [0u64, 50, 100];
         let mut uuid = paired("uuid", &[0, 0, 0], |_| 0);
         let mut fast = paired("fast", &[0, 0, 0], |_| 0);
@@ -408,7 +408,10 @@ mod tests {
             f.batch_ns = Some(vec![100; 3]);
         }
         let compared = Analysis::of(&[uuid, fast], &[(0, 1)]).comparisons.remove(0);
-        let se = |k: u64| k as f64 / (600.0 + k as f64);
+        let se = |k: u64| {
+            let logs = [2f64.ln(), 2f64.ln(), (2.0 + k as f64 / 100.0).ln()];
+            crate::stats::paired::one_sample_t(&logs).sd / 3f64.sqrt()
+        };
         let expected = 100.0 * (ks.iter().map(|&k| se(k).powi(2)).sum::<f64>() / 3.0).sqrt();
         let got = compared.blocks_sd_pct.expect("paired");
         assert!((got - expected).abs() < 1e-4, "{got} against {expected}");

@@ -17,6 +17,9 @@ use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 /// not as its own length, so one stall does not decide a process's estimate.
 pub const CLIP_QUANTILE: f64 = 0.99;
 
+/// Runs of blocks a process's standard error is taken over (`ProcessEstimate::se`).
+const CHUNKS: usize = 20;
+
 /// One process's estimate of an arm against its baseline, from the blocks they shared.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProcessEstimate {
@@ -26,8 +29,11 @@ pub struct ProcessEstimate {
     /// process, counting a cost an arm pays in only some of its blocks (a pool refilled every few
     /// batches, a collection).
     pub log_ratio: f64,
-    /// That estimate's standard error from the blocks alone (the delta method for a ratio of
-    /// means: the sd over blocks of base_b / mean base - arm_b / mean arm, over sqrt(blocks)).
+    /// That estimate's standard error from the blocks alone, by batch means: the blocks cut in
+    /// time order into CHUNKS runs (or single blocks, with fewer than that), the same estimate
+    /// of each, their sd over sqrt(CHUNKS). A cost that comes every few blocks, as a collection
+    /// does, averages out within a run, where a spread over single blocks would count it as
+    /// noise.
     pub se: f64,
     /// The median over the blocks of ln(base_b / arm_b): the typical block, which leaves out a
     /// cost paid in a minority of blocks.
@@ -59,12 +65,12 @@ pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstima
     let mut logs: Vec<f64> = base_ns.iter().zip(arm_ns).map(|(&b, &a)| (b as f64 / a as f64).ln()).collect();
     logs.sort_by(f64::total_cmp);
     let (base, arm) = (clipped(base_ns), clipped(arm_ns));
-    let n = base.len() as f64;
-    let (base_mean, arm_mean) = (base.iter().sum::<f64>() / n, arm.iter().sum::<f64>() / n);
-    let shares: Vec<f64> = base.iter().zip(&arm).map(|(b, a)| b / base_mean - a / arm_mean).collect();
-    let se =
-        if shares.len() > 1 { (shares.iter().map(|d| d * d).sum::<f64>() / (n - 1.0)).sqrt() / n.sqrt() } else { 0.0 };
-    Some(ProcessEstimate { log_ratio: (base_mean / arm_mean).ln(), se, median_log_ratio: median_of_sorted(&logs) })
+    let log_ratio =
+        |range: std::ops::Range<usize>| (base[range.clone()].iter().sum::<f64>() / arm[range].iter().sum::<f64>()).ln();
+    let (n, k) = (base.len(), base.len().min(CHUNKS));
+    let chunks: Vec<f64> = (0..k).map(|i| log_ratio(i * n / k..(i + 1) * n / k)).collect();
+    let se = if k > 1 { one_sample_t(&chunks).sd / (k as f64).sqrt() } else { 0.0 };
+    Some(ProcessEstimate { log_ratio: log_ratio(0..n), se, median_log_ratio: median_of_sorted(&logs) })
 }
 
 /// The spread the per-process log ratios would have if the processes differed in nothing but
@@ -329,13 +335,19 @@ mod tests {
 
     #[test]
     fn a_process_estimate_carries_the_standard_error_of_its_ratio() {
-        // Blocks alternating 90 and 110 against a steady 100: the shares b/mean - a/mean are
-        // -0.1 and +0.1, whose sd over 100 blocks is 0.1 x sqrt(100/99), over sqrt(100).
+        // 100 blocks against a steady 100: runs of 5 blocks, the first 10 at 98 each, the next
+        // 10 at 102. The 20 runs' log ratios are ln 0.98 and ln 1.02, ten each.
         let arm = vec![100u64; 100];
-        let base: Vec<u64> = (0..100).map(|i| if i % 2 == 0 { 90 } else { 110 }).collect();
+        let base: Vec<u64> = (0..100).map(|i| if i < 50 { 98 } else { 102 }).collect();
         let e = process_estimate(&base, &arm).unwrap();
+        let runs: Vec<f64> = (0..20).map(|i| if i < 10 { 0.98f64.ln() } else { 1.02f64.ln() }).collect();
         assert!(close(e.log_ratio, 0.0, 1e-12), "{e:?}");
-        assert!(close(e.se, 0.1 * (100.0f64 / 99.0).sqrt() / 10.0, 1e-12), "{e:?}");
+        assert!(close(e.se, one_sample_t(&runs).sd / 20f64.sqrt(), 1e-12), "{e:?}");
+        // A cost in every fifth block is the same in every run of five: no error, where single
+        // blocks would spread.
+        let lumpy: Vec<u64> = (0..100).map(|i| if i % 5 == 4 { 150 } else { 100 }).collect();
+        let e = process_estimate(&lumpy, &arm).unwrap();
+        assert!(close(e.log_ratio, 1.1f64.ln(), 1e-12) && e.se.abs() < 1e-12, "{e:?}");
         // Blocks that all agree leave no error, nor does a single block.
         assert_eq!(process_estimate(&[300; 9], &[100; 9]).unwrap().se, 0.0);
         assert_eq!(process_estimate(&[300], &[100]).unwrap().se, 0.0);
