@@ -221,7 +221,7 @@ mod tests {
     fn without_spread_between_launches_the_longest_launches_that_leave_enough_win() {
         // 100 s over MIN_LAUNCHES rounds: 20 s each, 19 s of messages at 1 us.
         assert!((split(0.0, 0.01).best(1.0) - 19e6).abs() < 1.0);
-        // And never shorter than the blocks a median needs.
+        // And never shorter than the blocks an estimate needs.
         let tight = Split { budget_s: 1.0, ..split(0.0, 0.01) };
         assert_eq!(tight.best(20_000.0), 20_000.0);
     }
@@ -247,7 +247,7 @@ mod tests {
         assert!((a.fixed_s_per_round - 0.5).abs() < 1e-9 && a.rounds == 5, "{a:?}");
         assert_eq!((a.within_pct, a.rounds_at_messages), (0.0, 5));
         assert!((a.half_width_at_messages_pct - a.half_width_pct).abs() < 1e-9, "{a:?}");
-        // All the spread lies between launches: the shortest launches a median allows, as many
+        // All the spread lies between launches: the shortest launches an estimate allows, as many
         // as the time holds, and a narrower interval than today's.
         assert_eq!(a.best_messages, u64::from(settings.batch) * MIN_BLOCKS + settings.warmup);
         assert!(a.best_rounds > 5 && a.best_half_width_pct < a.half_width_pct, "{a:?}");
