@@ -7,13 +7,24 @@ import os
 import sys
 import time
 
-from blocks import block_orders
-from connection import Connection, ServerError
-from mint import STRATEGIES, make_minter
-from settings import SettingsError, settings_from_env
-from timing import clock, percentile, spin
-from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, encode_login,
-                  encode_logout, login_session)
+SETUP_COMMAND = "sdks/python/setup.sh"
+
+
+def missing_package(error):
+    """The one error line for a package of requirements.txt that is not installed."""
+    return f"error: the Python producer needs the package {error.name}; run {SETUP_COMMAND}"
+
+
+try:
+    from blocks import block_orders
+    from connection import Connection, ServerError
+    from mint import STRATEGIES, make_minter
+    from settings import SettingsError, settings_from_env
+    from timing import clock, percentile, spin
+    from wire import (OP_LOGIN, OP_LOGOUT, OP_SEND_MESSAGES, SendMessagesEncoder, encode_login,
+                      encode_logout, login_session)
+except ModuleNotFoundError as missing:  # the wire format's xxhash
+    sys.exit(missing_package(missing))
 
 SDK = "python"
 # Only our lean producer lives here; the real Python client is its own row (sdks/iggy-python).
@@ -156,6 +167,9 @@ def main():
         result = run(settings_from_env(os.environ, STRATEGIES, SEND_PATHS))
     except (SettingsError, ServerError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as missing:  # `fast`'s cryptography, imported when it is made
+        print(missing_package(missing), file=sys.stderr)
         return 1
     print(json.dumps(result, separators=(",", ":")))
     return 0

@@ -185,3 +185,23 @@ def test_a_silent_server_is_not_waited_on_forever(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "no reply to request 0 within 0.3 s" in captured.err
+
+
+def test_a_missing_package_is_one_error_line_naming_the_setup_command(monkeypatch, capsys):
+    # Without the site packages, the wire format's xxhash is missing as the producer loads...
+    env = dict(os.environ, SERVER="127.0.0.1:1", **GOOD)
+    out = subprocess.run([sys.executable, "-S", str(PRODUCER)], env=env, capture_output=True,
+                         text=True, timeout=30)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == "error: the Python producer needs the package xxhash; run sdks/python/setup.sh\n"
+
+    # ... and `fast`'s cryptography where its minter is made.
+    def without_cryptography(*_):
+        raise ModuleNotFoundError("No module named 'cryptography'", name="cryptography")
+
+    monkeypatch.setattr(producer, "make_minter", without_cryptography)
+    monkeypatch.setattr(os, "environ", dict(SERVER="127.0.0.1:1", **GOOD))
+    assert producer.main() == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: the Python producer needs the package cryptography; run sdks/python/setup.sh\n"
