@@ -27,7 +27,7 @@ use super::schedule::{next_round, plan};
 use super::sdk;
 use super::settings::{self, Flags, Layer, SETTINGS, Selection, Setting, Settings, Source, check_file_name};
 use crate::machine::{self, Machine};
-use crate::stats::paired::{clipped_mean, runs_for_mean};
+use crate::stats::paired::{CLIP_PERCENTILE, clipped_mean, runs_for_mean};
 use crate::stats::{ALPHA, Summary, correlation, runs_for};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -366,8 +366,9 @@ fn label(design: Design, metric: Metric) -> String {
 /// The base arm's time per message in the statistic the design's expected change divides by, so
 /// a k% copy's INJECT_NS is k% of what its rounds will show: the median of BASE_RUNS processes
 /// after BASE_WARMUP_RUNS. Processes: wall time per message of a run on its own. Paired: the
-/// base arm's mean batch time (rarest stalls clipped, as the verdict's estimate) over BATCH, in a process shaped like a round's, none slowed (a
-/// paired process sends faster per message than one with one arm).
+/// base arm's mean batch time (rarest stalls clipped, as the verdict's estimate) over BATCH, in a
+/// process shaped like a round's, none slowed (a paired process sends faster per message than
+/// one with one arm).
 fn base_ns_per_msg(launcher: &mut Launcher, settings: &Settings, sdk: &str, design: Design) -> anyhow::Result<f64> {
     let settings = &Settings { design, ..settings.clone() };
     let arms = match design {
@@ -763,11 +764,11 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process log ratios of the arms' total batch times, each arm's times above their 99th percentile counted at it, and a change beyond the SDK's in-process A/A twin; lockstep: the same on each set's log ratios of every process's total own time per turn (client_ns, from the sink's reply to the next batch read), and a change beyond the set's A/A twin, a second process of the base; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
+        "\nHow to read this: each round judges every copy against the base with `harness run`'s rule for its design (paired: the one-sample t-test at {ALPHA} of the per-process log ratios of the arms' total batch times, each arm's times above their {CLIP_PERCENTILE}th percentile counted at it, and a change beyond the SDK's in-process A/A twin; lockstep: the same on each set's log ratios of every process's total own time per turn (client_ns, from the sink's reply to the next batch read), and a change beyond the set's A/A twin, a second process of the base; processes: Welch at {ALPHA} and a change beyond the cross-process A/A control). \
          `processes (cpu)` judges the same runs by the producer process's CPU time per message (METRIC=cpu). \
          A verdict on the identical copy is a false alarm; `slower` on a slowed copy is a detection. \
          The twin's own test (paired, in brackets) is the twin judged alone against the base by the t-test, which a verdict needs and goes beyond; it alarms at about {ALPHA} by construction and withholds no verdict. \
-         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired and lockstep, -(injected per batch)/(the slowed arm's mean batch time, its times above their 99th percentile counted at it, as the verdict's estimate counts them; lockstep: of client time). \
+         The expected change comes from the producers' own measurement of the time they spent injecting, in the statistic each design estimates: processes, -injected/elapsed; paired and lockstep, -(injected per batch)/(the slowed arm's mean batch time, its times above their {CLIP_PERCENTILE}th percentile counted at it, as the verdict's estimate counts them; lockstep: of client time). \
          \"Of it, longer round trips\" (paired only: a lock-step round trip includes the turns the sink held it for) is the part of the observed change carried by the slowed arm's median round trip (send to ack) exceeding the base's in the same process, over its mean batch: work added before a send also lengthens the sink's idle wait for it, and a longer idle wait can make the next round trip slower, which the spin's own time does not include. \
          Paired and lockstep, a round holds one A/A trial per slowed level (each on its own REPEAT processes or sets, which also carry the twin), so the 0% row counts trials. \
          \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \

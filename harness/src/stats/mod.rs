@@ -69,8 +69,8 @@ pub fn correlation(xs: &[f64], ys: &[f64]) -> Option<f64> {
     r.is_finite().then_some(r)
 }
 
-/// Whether two intervals, (low, high) each, share no point: a verdict's and its totals' that
-/// part (runner warnings and the documents' cells judge them alike).
+/// Whether two intervals, (low, high) each, share no point: a verdict's and its median block's
+/// that part (runner warnings and the documents' cells judge them alike).
 pub fn disjoint((a_lo, a_hi): (f64, f64), (b_lo, b_hi): (f64, f64)) -> bool {
     a_hi < b_lo || b_hi < a_lo
 }

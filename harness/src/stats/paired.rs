@@ -14,8 +14,8 @@ use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 /// The share of an arm's blocks, in one process, whose own time counts: the rest, its slowest,
 /// count at the time of the slowest of these. A cost an arm pays in 1 block in 100 or more
 /// counts in full; a rarer stall (a preemption, a page fault storm) counts as a slow block,
-/// not as its own length, so one stall does not decide a process's estimate.
-pub const CLIP_QUANTILE: f64 = 0.99;
+/// not as its own length, so one stall does not decide a process's estimate. Reports name it.
+pub const CLIP_PERCENTILE: u32 = 99;
 
 /// Runs of blocks a process's standard error is taken over (`ProcessEstimate::se`).
 const CHUNKS: usize = 20;
@@ -40,11 +40,11 @@ pub struct ProcessEstimate {
     pub median_log_ratio: f64,
 }
 
-/// Each time, the ones above the CLIP_QUANTILE order statistic (nearest rank) counted at it.
+/// Each time, the ones above the CLIP_PERCENTILE order statistic (nearest rank) counted at it.
 pub fn clipped(ns: &[u64]) -> Vec<f64> {
     let mut sorted = ns.to_vec();
     sorted.sort_unstable();
-    let Some(rank) = ((CLIP_QUANTILE * ns.len() as f64).ceil() as usize).checked_sub(1) else {
+    let Some(rank) = ((f64::from(CLIP_PERCENTILE) / 100.0 * ns.len() as f64).ceil() as usize).checked_sub(1) else {
         return Vec::new();
     };
     let cap = sorted[rank] as f64;

@@ -11,7 +11,7 @@ use crate::runner::design::Design;
 use crate::runner::figures::{change, p_value, paired_change, ratio_ci, thousands};
 use crate::runner::records::Warning;
 use crate::stats::Verdict;
-use crate::stats::paired::PairedComparison;
+use crate::stats::paired::{CLIP_PERCENTILE, PairedComparison};
 
 pub struct Markdown;
 
@@ -95,7 +95,10 @@ pub fn how_to_read(mode: Mode) -> String {
     text += " With fewer than 3 runs a side there is no verdict (\"too few runs (n=2)\"); a tie states its interval's half-width (\"within ±0.40%\").";
     if producer {
         text += " In lock-step (DESIGN=lockstep) the same holds per set of processes: the sink times each process's turns, the estimate is of the producer's own part of each turn (the sink's service is the same work for both arms, so it would only dilute the change), the twin is a second process of the base arm, and \"at one in flight\" gives the change of whole turns (producer and sink), the throughput each arm would reach with one request in flight.";
-        text += " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the log ratio of the two arms' total batch times over the blocks they shared, the throughput ratio in that process (each arm's times above its own 99th percentile in that process counted at it, so a cost paid in 1 block in 100 or more counts in full and a rarer stall counts as a slow block, not as its own length), and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval. \"Median block\" is the same test of each process's median over its blocks of the log ratio, the typical block: it leaves out a cost an arm pays in a minority of its blocks (a pool refilled every few batches, a collection), which the verdict counts. Where their intervals part, a warning says so.";
+        text += &format!(
+            " In paired mode (DESIGN=paired) the ratio, its interval and the verdict are paired: each process gives one estimate per arm, the log ratio of the two arms' total batch times over the blocks they shared, the throughput ratio in that process (each arm's times above its own {CLIP_PERCENTILE}th percentile in that process counted at it, so a cost paid in 1 block in {} or more counts in full and a rarer stall counts as a slow block, not as its own length), and the verdict is the one-sample t-test of those estimates (Wilcoxon's signed-rank p beside it); the change must also exceed the SDK's own in-process A/A twin's, whose own alarm withholds nothing (the arms share the process, so no drift lies between them). \"Pace r\" is the correlation over the processes of those estimates with each process's pace (the log of its twin's median batch time). Far from 0, the ratio itself moves with the machine's pace from process to process, as a change of fixed cost per batch does (near -1 where it is a gain, +1 where it is a loss: its share shrinks as the rest of the batch slows); that spread is real, and only more processes narrow the interval. \"Median block\" is the same test of each process's median over its blocks of the log ratio, the typical block: it leaves out a cost an arm pays in a minority of its blocks (a pool refilled every few batches, a collection), which the verdict counts. Where their intervals part, a warning says so.",
+            100 / (100 - CLIP_PERCENTILE)
+        );
     }
     text += " Across processes, \"paired by round\" compares the two arms' runs of each round.";
     if producer {
