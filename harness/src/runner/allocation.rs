@@ -10,9 +10,11 @@
 //! `(between^2 + within^2 m0 / m) / n` with `n = T / (fixed + per_message m)`, least at
 //! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`.
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 
-use super::analysis::Analysis;
+use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
 use super::settings::Settings;
 
@@ -21,23 +23,24 @@ pub const MIN_LAUNCHES: usize = 5;
 /// Fewest blocks a launch's estimate is taken over.
 const MIN_BLOCKS: u64 = 20;
 
-/// The recommendation for one workload, read from the comparison whose interval is widest (the
-/// one PRECISION waits on).
+/// The recommendation for the launches one group of comparisons shares (an SDK row's lock-step
+/// sets or paired processes, or the set of your own rows), read from the group's comparison whose
+/// interval is widest (the one PRECISION waits on).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Allocation {
     /// The comparison it is read from, `after` against `before`.
     pub comparison: String,
-    /// Per round (every launch once): seconds that do not depend on MESSAGES, measured as each
-    /// launch's wall time less its timed window.
+    /// Per round (every launch of the group once): seconds that do not depend on MESSAGES,
+    /// measured as each launch's wall time less its timed window.
     pub fixed_s_per_round: f64,
     /// Per round: seconds per timed message of each arm.
     pub ns_per_message_per_round: f64,
     /// The spread of the per-launch log ratios that launches add, and that their blocks add, in %.
     pub between_pct: f64,
     pub within_pct: f64,
-    /// The time the split is made for: BUDGET, or what the timed rounds took.
+    /// The time the split is made for: what the group's timed rounds took (under BUDGET, its
+    /// share of it).
     pub budget_s: f64,
-    pub budget_is_asked: bool,
     /// Today's: MESSAGES, rounds and the comparison's 95% CI half-width.
     pub messages: u64,
     pub rounds: usize,
@@ -53,22 +56,40 @@ pub struct Allocation {
 }
 
 impl Allocation {
-    /// Lock-step and paired workloads with at least 3 timed rounds whose launches were timed;
-    /// None otherwise.
-    pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Option<Allocation> {
+    /// Lock-step and paired workloads: one per group of comparisons that share their launches,
+    /// where the group has at least 3 timed rounds whose launches were timed; none otherwise.
+    /// Each group's launches cost what its own language's start-up costs, and its spread splits
+    /// its own way, so each gets its own split.
+    pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Vec<Allocation> {
         if !settings.design.blocks() {
-            return None;
+            return Vec::new();
         }
-        let (widest, h0) = analysis
-            .half_widths()
-            .filter(|(c, _)| c.paired.is_some() && c.blocks_sd_pct.is_some())
-            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        // (the launches, the widest comparison run in them, its half-width)
+        let mut groups: Vec<(BTreeSet<usize>, &ArmComparison, f64)> = Vec::new();
+        for (c, h) in analysis.half_widths().filter(|(c, _)| c.paired.is_some() && c.blocks_sd_pct.is_some()) {
+            let launches: BTreeSet<usize> =
+                arms[c.after_arm].runs.iter().filter(|r| !r.warmup).map(|r| r.order).collect();
+            match groups.iter_mut().find(|g| g.0 == launches) {
+                Some(g) if h > g.2 => (g.1, g.2) = (c, h),
+                Some(_) => {}
+                None => groups.push((launches, c, h)),
+            }
+        }
+        groups.iter().filter_map(|(launches, c, h)| Allocation::for_group(arms, launches, c, *h, settings)).collect()
+    }
+
+    fn for_group(
+        arms: &[Arm],
+        launches: &BTreeSet<usize>,
+        widest: &ArmComparison,
+        h0: f64,
+        settings: &Settings,
+    ) -> Option<Allocation> {
         let paired = widest.paired.as_ref()?;
-        let (fixed_s, timed_s, rounds) = launch_times(arms)?;
+        let (fixed_s, timed_s, rounds) = launch_times(arms, launches)?;
         let warmup = settings.warmup;
         let m0 = settings.messages.checked_sub(warmup).filter(|&m| m > 0)? as f64;
-        let budget_is_asked = settings.budget_s.is_some();
-        let budget_s = settings.budget_s.map_or((fixed_s + timed_s) * rounds as f64, |b| b as f64);
+        let budget_s = (fixed_s + timed_s) * rounds as f64;
         let split = Split {
             fixed_s,
             per_message_s: timed_s / m0,
@@ -92,7 +113,6 @@ impl Allocation {
             between_pct: 100.0 * split.between_sq.sqrt(),
             within_pct: widest.blocks_sd_pct?,
             budget_s,
-            budget_is_asked,
             messages: settings.messages,
             rounds,
             half_width_pct: h0,
@@ -109,11 +129,10 @@ impl std::fmt::Display for Allocation {
     /// One sentence for the report: where the spread lives, what a round costs, and the split
     /// of the same time that would narrow the widest interval most.
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let budget = if self.budget_is_asked { "BUDGET" } else { "the time these rounds took" };
         write!(
             f,
             "{}: launches add {:.2}% of spread and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
-             In {budget} ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
+             In the time these rounds took ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
              MESSAGES={} in {} rounds would give about {:.2}%",
             self.comparison,
             self.between_pct,
@@ -133,11 +152,12 @@ impl std::fmt::Display for Allocation {
     }
 }
 
-/// Per round, from the timed launches: the mean seconds outside the timed window, the mean
-/// seconds of the timed window, and the rounds. A launch is the runs that share an order.
-fn launch_times(arms: &[Arm]) -> Option<(f64, f64, usize)> {
+/// Per round, from the timed launches of `orders`: the mean seconds outside the timed window,
+/// the mean seconds of the timed window, and the rounds. A launch is the runs that share an order.
+fn launch_times(arms: &[Arm], orders: &BTreeSet<usize>) -> Option<(f64, f64, usize)> {
+    let runs = || arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup && orders.contains(&r.order));
     let mut launches: Vec<(usize, f64, f64)> = Vec::new(); // (order, wall, timed window)
-    for run in arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup) {
+    for run in runs() {
         let (Some(wall), Some(result)) = (run.launch_s, &run.result) else { return None };
         let timed = result.elapsed_ns as f64 / 1e9;
         match launches.iter_mut().find(|l| l.0 == run.order) {
@@ -145,7 +165,7 @@ fn launch_times(arms: &[Arm]) -> Option<(f64, f64, usize)> {
             None => launches.push((run.order, wall, timed)),
         }
     }
-    let rounds = arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup).map(|r| r.round).max()?;
+    let rounds = runs().map(|r| r.round).max()?;
     if rounds < 3 {
         return None;
     }
@@ -227,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn a_workload_s_split_is_read_from_its_widest_comparison_and_its_launch_times() {
+    fn each_row_s_split_is_read_from_its_widest_comparison_and_its_own_launch_times() {
         // Five processes whose two blocks agree (no spread within), fast 5% under uuid with a
         // spread between processes: every launch 2 s, 1.5 s of it timed.
         let fast = [95_000, 95_400, 94_600, 95_200, 94_800];
@@ -237,22 +257,42 @@ mod tests {
             run.launch_s = Some(2.0);
             run.result.as_mut().unwrap().elapsed_ns = 1_500_000_000;
         }
-        let analysis = Analysis::of(&arms, &[(0, 1)]);
+        // A second row in launches of its own, whose language takes 2 s longer to start.
+        let slow_start: Vec<Arm> = arms
+            .iter()
+            .map(|a| {
+                let mut a = a.clone();
+                a.sdk = "go".into();
+                for run in &mut a.runs {
+                    run.order += 100;
+                    run.launch_s = Some(4.0);
+                }
+                a
+            })
+            .collect();
+        arms.extend(slow_start);
+        let analysis = Analysis::of(&arms, &[(0, 1), (2, 3)]);
         let settings = Settings {
             design: Design::Paired,
             ..crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
         };
-        let a = Allocation::of(&arms, &analysis, &settings).expect("5 timed rounds");
+        let all = Allocation::of(&arms, &analysis, &settings);
+        let [a, go] = &all[..] else { panic!("one per row: {all:?}") };
         assert_eq!(a.comparison, "rust fast against uuid");
         assert!((a.fixed_s_per_round - 0.5).abs() < 1e-9 && a.rounds == 5, "{a:?}");
         assert_eq!((a.within_pct, a.rounds_at_messages), (0.0, 5));
         assert!((a.half_width_at_messages_pct - a.half_width_pct).abs() < 1e-9, "{a:?}");
+        assert!((a.budget_s - 10.0).abs() < 1e-9, "its own rounds' time: {a:?}");
         // All the spread lies between launches: the shortest launches an estimate allows, as many
         // as the time holds, and a narrower interval than today's.
         assert_eq!(a.best_messages, u64::from(settings.batch) * MIN_BLOCKS + settings.warmup);
         assert!(a.best_rounds > 5 && a.best_half_width_pct < a.half_width_pct, "{a:?}");
+        // The other row pays its own start-up, over its own time.
+        assert_eq!(go.comparison, "go fast against uuid");
+        assert!((go.fixed_s_per_round - 2.5).abs() < 1e-9 && (go.budget_s - 20.0).abs() < 1e-9, "{go:?}");
+        assert!(go.best_rounds < a.best_rounds, "{go:?} against {a:?}");
         // One process per arm has no blocks to split by.
         let processes = Settings { design: Design::Processes, ..settings };
-        assert_eq!(Allocation::of(&arms, &analysis, &processes), None);
+        assert_eq!(Allocation::of(&arms, &analysis, &processes), Vec::new());
     }
 }

@@ -50,10 +50,10 @@ pub struct WorkloadReport {
     /// Why the rounds stopped, where PRECISION or BUDGET decided it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
-    /// Lock-step and paired: how the same time would best be split between launches and their
-    /// length, from these rounds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allocation: Option<Allocation>,
+    /// Lock-step and paired: per group of launches (an SDK row's), how the same time would best
+    /// be split between launches and their length, from these rounds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allocations: Vec<Allocation>,
     pub arms: Vec<Arm>,
 }
 
@@ -68,7 +68,7 @@ pub fn unit(mode: Mode) -> &'static str {
 impl WorkloadReport {
     fn analyse(&mut self) {
         let analysis = Analysis::of(&self.arms, &baseline_pairs(&self.arms));
-        self.allocation = Allocation::of(&self.arms, &analysis, &self.settings);
+        self.allocations = Allocation::of(&self.arms, &analysis, &self.settings);
         self.analysis = Some(analysis);
     }
 
@@ -95,7 +95,7 @@ impl Report {
                 budgets: None,
                 warnings: warnings::settings(&w.settings),
                 stopped: None,
-                allocation: None,
+                allocations: Vec::new(),
                 arms: w.arms(),
             })
             .collect();

@@ -42,7 +42,7 @@ impl Render for Markdown {
             if let Some(stopped) = &w.stopped {
                 let _ = writeln!(out, "- Rounds: {stopped}.");
             }
-            if let Some(allocation) = &w.allocation {
+            for allocation in &w.allocations {
                 let _ = writeln!(out, "- Budget: {allocation}.");
             }
             let _ = writeln!(out, "- This workload alone: `{}`\n", w.command);
