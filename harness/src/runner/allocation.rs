@@ -43,6 +43,9 @@ pub struct Allocation {
     pub budget_s: f64,
     /// Today's: MESSAGES, rounds and the comparison's 95% CI half-width.
     pub messages: u64,
+    /// WARMUP, kept as it was: part of a launch's fixed cost, and what its runtime needs to warm
+    /// up (a shorter MESSAGES would otherwise shrink a default WARMUP with it).
+    pub warmup: u64,
     pub rounds: usize,
     pub half_width_pct: f64,
     /// At today's MESSAGES, the rounds the budget holds and the half-width they would give.
@@ -114,6 +117,7 @@ impl Allocation {
             within_pct: widest.blocks_sd_pct?,
             budget_s,
             messages: settings.messages,
+            warmup,
             rounds,
             half_width_pct: h0,
             rounds_at_messages: n_now,
@@ -133,7 +137,7 @@ impl std::fmt::Display for Allocation {
             f,
             "{}: launches add {:.2}% of spread and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
              In the time these rounds took ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
-             MESSAGES={} in {} rounds would give about {:.2}%",
+             MESSAGES={} WARMUP={} in {} rounds would give about {:.2}%",
             self.comparison,
             self.between_pct,
             self.within_pct,
@@ -146,6 +150,7 @@ impl std::fmt::Display for Allocation {
             self.half_width_pct,
             self.rounds,
             self.best_messages,
+            self.warmup,
             self.best_rounds,
             self.best_half_width_pct,
         )
@@ -286,6 +291,7 @@ mod tests {
         // All the spread lies between launches: the shortest launches an estimate allows, as many
         // as the time holds, and a narrower interval than today's.
         assert_eq!(a.best_messages, u64::from(settings.batch) * MIN_BLOCKS + settings.warmup);
+        assert!(a.to_string().contains(&format!("WARMUP={} in", settings.warmup)), "{a}");
         assert!(a.best_rounds > 5 && a.best_half_width_pct < a.half_width_pct, "{a:?}");
         // The other row pays its own start-up, over its own time.
         assert_eq!(go.comparison, "go fast against uuid");
