@@ -390,6 +390,12 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
     );
     let rounds = json["workloads"][0]["arms"][0]["runs"].as_array().unwrap().len();
     assert!(rounds > 4, "rounds went on past REPEAT=3: {rounds} runs");
+    // Each set places its arms in an order of its own; every arm still gets its own process's line.
+    for arm in json["workloads"][0]["arms"].as_array().unwrap() {
+        for run in arm["runs"].as_array().unwrap() {
+            assert_eq!(run["result"]["msg_id"], arm["msg_id"], "{run}");
+        }
+    }
     assert_eq!(json["complete"], true);
     // A loose precision is met soon after REPEAT rounds.
     let out = harness()

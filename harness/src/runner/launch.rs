@@ -18,9 +18,13 @@ use super::records::{Arm, Measured, Outcome, Size, SyscallCounts};
 use super::sdk;
 use super::settings::Settings;
 use super::syscalls;
-use crate::producer::{Mode, PairedResult, ProducerResult};
+use crate::producer::{BlockOrder, Mode, PairedResult, ProducerResult};
 use crate::sink::{DeliverySnapshot, Pacer, SetOutcome, Sink, SinkSettings, Turn};
 use crate::wire::PayloadSpec;
+
+/// Mixed into a set's seed for the order its arms are placed in, so that order is not its first
+/// block's.
+const PLACES_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
 /// Result-line fields an SDK may add (sdks/README.md); absent ones are simply not shown.
 #[derive(Deserialize)]
@@ -139,12 +143,34 @@ impl Launcher {
         (outcomes, delivered)
     }
 
-    /// One lock-step set: a process per arm, started at once, each against its own listener of a
-    /// sink that releases one batch at a time (`sink::lockstep`), with its block order from
-    /// `seed`. Each arm's record takes the sink's timed turns; a set in which any process or
-    /// connection failed is FAILED as a whole, naming that arm, and its other processes end
-    /// (released at once; killed if they outlive SET_GRACE).
+    /// One lock-step set, its arms placed in an order shuffled from `seed` (a stream of its own,
+    /// apart from the block order's): the order the processes start in, and which of the sink's
+    /// listeners serves each, differ from set to set, so what a place costs or gives (starting
+    /// first, the sink's first thread) falls on every arm alike rather than always on one, the
+    /// A/A twin's included. The outcomes come back in `arms`' order.
     fn run_set(
+        &mut self,
+        settings: &Settings,
+        arms: &[&Arm],
+        size: Size,
+        seed: u64,
+    ) -> (Vec<Outcome>, Option<DeliverySnapshot>) {
+        let places = BlockOrder::new(seed ^ PLACES_SALT, arms.len()).next().expect("block orders never end");
+        let placed: Vec<&Arm> = places.iter().map(|&i| arms[i]).collect();
+        let (outcomes, delivered) = self.run_placed_set(settings, &placed, size, seed);
+        let mut by_arm: Vec<Option<Outcome>> = arms.iter().map(|_| None).collect();
+        for (&i, outcome) in places.iter().zip(outcomes) {
+            by_arm[i] = Some(outcome);
+        }
+        (by_arm.into_iter().map(|o| o.expect("every arm has a place")).collect(), delivered)
+    }
+
+    /// One lock-step set: a process per arm, started at once in the order given, each against
+    /// its own listener of a sink that releases one batch at a time (`sink::lockstep`), with its
+    /// block order from `seed`. Each arm's record takes the sink's timed turns; a set in which
+    /// any process or connection failed is FAILED as a whole, naming that arm, and its other
+    /// processes end (released at once; killed if they outlive SET_GRACE).
+    fn run_placed_set(
         &mut self,
         settings: &Settings,
         arms: &[&Arm],

@@ -60,7 +60,7 @@ impl Render for Markdown {
 pub fn design(s: &crate::runner::settings::Settings) -> String {
     if s.design == Design::Lockstep {
         format!(
-            "design: lock-step. Each set (an SDK's arms, or every row of your own, with an A/A twin of the first arm) ran as one process per arm at once against the sink, which released one batch at a time in blocks of one turn per process in a shuffled order and timed each turn: the producer's own part (its reply written to its next batch read in full) and the sink's service; every set is one pair of estimates (the log ratio of the arms' total producer's parts, each arm's rarest stalls clipped). Sets ran REPEAT times in a randomised order per round after one discarded warm-up round; SEED={} reproduces both orders.",
+            "design: lock-step. Each set (an SDK's arms, or every row of your own, with an A/A twin of the first arm) ran as one process per arm at once against the sink, started in an order shuffled per set, which released one batch at a time in blocks of one turn per process in a shuffled order and timed each turn: the producer's own part (its reply written to its next batch read in full) and the sink's service; every set is one pair of estimates (the log ratio of the arms' total producer's parts, each arm's rarest stalls clipped). Sets ran REPEAT times in a randomised order per round after one discarded warm-up round; SEED={} reproduces every order.",
             s.seed
         )
     } else if s.design == Design::Paired {
