@@ -72,7 +72,7 @@ fn judged(cmp: &Value) -> &Value {
 /// (`ArmComparison::half_width_pct`): the interval the verdict stands on, whatever the design.
 fn half_width(cmp: &Value) -> f64 {
     let ci = &cmp["ratio_ci95"];
-    50.0 * (f(&ci[1]) - f(&ci[0])) / f(&cmp["ratio"])
+    crate::stats::paired::half_width_pct((f(&ci[0]), f(&ci[1])), f(&cmp["ratio"]))
 }
 
 /// What identifies a comparison across the workloads of a report: its row and its two arms.
@@ -99,8 +99,9 @@ fn verdict(cmp: &Value) -> String {
     let ratio = f(&j["ratio"]);
     let words = match cmp["verdict"].as_str().unwrap_or("?") {
         "noise" => {
-            let half = j["half_width_pct"].as_f64().unwrap_or_else(|| half_width(j));
-            format!("tie, {ratio:.3}x ±{half:.2}%")
+            // From the interval, not a recorded half_width_pct: older files recorded it in % of
+            // the baseline, which for a ratio far from 1 is another figure.
+            format!("tie, {ratio:.3}x ±{:.2}%", half_width(j))
         }
         v => format!("{ratio:.3}x ({}), {v}", interval(ci(j))),
     };
@@ -487,8 +488,8 @@ mod tests {
                    "paired": {"ratio": 1.5, "ratio_ci95": [1.4, 1.6], "half_width_pct": 6.5}})
         };
         assert_eq!(verdict(&paired("faster")), "1.500x (1.400x .. 1.600x), faster");
-        assert_eq!(verdict(&paired("noise")), "tie, 1.500x ±6.50%");
-        // Across processes there is no half-width recorded: it is the interval's, relative to the ratio.
+        // A tie's half-width is its interval's, relative to the ratio, whatever the file recorded.
+        assert_eq!(verdict(&paired("noise")), "tie, 1.500x ±6.67%");
         let across = json!({"verdict": "noise", "ratio": 1.0, "ratio_ci95": [0.98, 1.02]});
         assert_eq!(verdict(&across), "tie, 1.000x ±2.00%");
         // The median block joins where its interval parts from the verdict's, and only there.

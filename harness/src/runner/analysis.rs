@@ -84,7 +84,7 @@ impl ArmComparison {
     /// The half-width of the ratio's 95% interval, in % of the ratio: what PRECISION asks of it
     /// (a 7.8x gain known to +-0.5x is known to about 6%).
     pub fn half_width_pct(&self) -> Option<f64> {
-        self.comparison.ratio_ci95.map(|(lo, hi)| 50.0 * (hi - lo) / self.comparison.ratio)
+        self.comparison.ratio_ci95.map(|ci| crate::stats::paired::half_width_pct(ci, self.comparison.ratio))
     }
 
     /// How many runs (processes) a side the verdict stands on.

@@ -200,7 +200,8 @@ pub struct PairedComparison {
     pub ratio_ci95: Option<(f64, f64)>,
     /// Percentile bootstrap of exp(mean log ratio), beside it.
     pub bootstrap_ci95: Option<(f64, f64)>,
-    /// Half the t interval's width, in percent of the baseline: "within ±x%" for a tie.
+    /// Half the t interval's width, in percent of the ratio (`half_width_pct`): "within ±x%"
+    /// for a tie, and what PRECISION judges.
     pub half_width_pct: Option<f64>,
     /// For a tie: processes that would detect the observed change at TIE_POWER.
     pub runs_needed: Option<u32>,
@@ -225,10 +226,16 @@ pub fn compare_paired(log_ratios: &[f64], noise_pct: Option<f64>, control_unstab
         wilcoxon: wilcoxon_signed_rank(log_ratios),
         ratio_ci95,
         bootstrap_ci95: super::bootstrap::mean_ci95(log_ratios).map(|(lo, hi)| (lo.exp(), hi.exp())),
-        half_width_pct: ratio_ci95.map(|(lo, hi)| 50.0 * (hi - lo)),
+        half_width_pct: ratio_ci95.map(|ci| half_width_pct(ci, ratio)),
         runs_needed: if verdict == Verdict::Noise { runs_for_mean(t.mean, t.sd, TIE_POWER) } else { None },
         verdict,
     }
+}
+
+/// Half a ratio's 95% interval in percent of the ratio: the same share of any ratio, so a
+/// several-fold gain and a tie are held to one PRECISION.
+pub fn half_width_pct((lo, hi): (f64, f64), ratio: f64) -> f64 {
+    50.0 * (hi - lo) / ratio
 }
 
 /// The smallest number of processes whose one-sample t-test at ALPHA detects a mean of `delta`
@@ -397,6 +404,8 @@ mod tests {
         let (lo, hi) = c.ratio_ci95.unwrap();
         assert!(lo < c.ratio && c.ratio < hi && lo > 1.0);
         assert!(c.half_width_pct.unwrap() < 0.5);
+        // In % of the ratio, not of the baseline: the same share of a several-fold gain as of a tie.
+        assert!(close(c.half_width_pct.unwrap(), 50.0 * (hi - lo) / c.ratio, 1e-12));
         let slower: Vec<f64> = faster.iter().map(|x| -x).collect();
         assert_eq!(compare_paired(&slower, Some(0.5), false).verdict, Verdict::Slower);
         assert_eq!(compare_paired(&faster, Some(5.0), false).verdict, Verdict::Noise, "inside the A/A's change");
