@@ -4,8 +4,15 @@ mod common;
 
 use common::{fails_with, harness, scratch};
 
+/// Held by every test that runs a calibration. Tests run in parallel, and a calibration measures
+/// its base arm first and scales its injected slowdowns from it: another calibration running
+/// beside that measurement (two CPUs) makes the base read slow and the slowdowns far larger than
+/// the levels they are named for.
+static ONE_CALIBRATION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn calibration_reports_a_cell_per_design_sdk_and_level() {
+    let _alone = ONE_CALIBRATION.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("calibrate");
     let out = harness()
         .args([
@@ -106,6 +113,7 @@ fn calibration_reports_a_cell_per_design_sdk_and_level() {
 
 #[test]
 fn under_precision_each_trial_runs_until_its_interval_is_as_narrow_as_asked() {
+    let _alone = ONE_CALIBRATION.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("calibrate-precision");
     let out = harness()
         .args(["calibrate", "--design", "paired", "--rounds", "1", "--repeat", "2", "--messages", "20000"])
