@@ -10,12 +10,11 @@
 //! `(between^2 + within^2 m0 / m) / n` with `n = T / (fixed + per_message m)`, least at
 //! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
+use super::schedule::launches;
 use super::settings::Settings;
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
@@ -59,37 +58,32 @@ pub struct Allocation {
 }
 
 impl Allocation {
-    /// Lock-step and paired workloads: one per group of comparisons that share their launches,
-    /// where the group has at least 3 timed rounds whose launches were timed; none otherwise.
-    /// Each group's launches cost what its own language's start-up costs, and its spread splits
-    /// its own way, so each gets its own split.
+    /// Lock-step and paired workloads: one per launch that carries comparisons (an SDK row's sets
+    /// or processes, as `schedule::launches` groups the arms), where it had at least 3 timed
+    /// rounds and was timed; none otherwise. Each launch costs what its own language's start-up
+    /// costs, and its spread splits its own way, so each gets its own split.
     pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Vec<Allocation> {
         if !settings.design.blocks() {
             return Vec::new();
         }
-        // (the launches, the widest comparison run in them, its half-width)
-        let mut groups: Vec<(BTreeSet<usize>, &ArmComparison, f64)> = Vec::new();
-        for (c, h) in analysis.half_widths().filter(|(c, _)| c.paired.is_some() && c.blocks_sd_pct.is_some()) {
-            let launches: BTreeSet<usize> =
-                arms[c.after_arm].runs.iter().filter(|r| !r.warmup).map(|r| r.order).collect();
-            match groups.iter_mut().find(|g| g.0 == launches) {
-                Some(g) if h > g.2 => (g.1, g.2) = (c, h),
-                Some(_) => {}
-                None => groups.push((launches, c, h)),
-            }
-        }
-        groups.iter().filter_map(|(launches, c, h)| Allocation::for_group(arms, launches, c, *h, settings)).collect()
+        let judged: Vec<(&ArmComparison, f64)> =
+            analysis.half_widths().filter(|(c, _)| c.paired.is_some() && c.blocks_sd_pct.is_some()).collect();
+        launches(arms, settings.design)
+            .iter()
+            .filter_map(|launch| {
+                let (widest, h0) =
+                    judged.iter().filter(|(c, _)| launch.contains(&c.after_arm)).max_by(|a, b| a.1.total_cmp(&b.1))?;
+                let group: Vec<&Arm> = launch.iter().map(|&i| &arms[i]).collect();
+                Allocation::for_group(&group, widest, *h0, settings)
+            })
+            .collect()
     }
 
-    fn for_group(
-        arms: &[Arm],
-        launches: &BTreeSet<usize>,
-        widest: &ArmComparison,
-        h0: f64,
-        settings: &Settings,
-    ) -> Option<Allocation> {
+    /// The split for the arms of one launch, read from `widest`, its comparison whose interval
+    /// is widest (`h0`).
+    fn for_group(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings) -> Option<Allocation> {
         let paired = widest.paired.as_ref()?;
-        let (fixed_s, timed_s, rounds) = launch_times(arms, launches)?;
+        let (fixed_s, timed_s, rounds) = launch_times(group)?;
         let warmup = settings.warmup;
         let m0 = settings.messages.checked_sub(warmup).filter(|&m| m > 0)? as f64;
         let budget_s = (fixed_s + timed_s) * rounds as f64;
@@ -157,10 +151,11 @@ impl std::fmt::Display for Allocation {
     }
 }
 
-/// Per round, from the timed launches of `orders`: the mean seconds outside the timed window,
-/// the mean seconds of the timed window, and the rounds. A launch is the runs that share an order.
-fn launch_times(arms: &[Arm], orders: &BTreeSet<usize>) -> Option<(f64, f64, usize)> {
-    let runs = || arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup && orders.contains(&r.order));
+/// Per round, from the timed launches of `arms` (one launch's): the mean seconds outside the
+/// timed window, the mean seconds of the timed window, and the rounds. A launch is the runs that
+/// share an order.
+fn launch_times(arms: &[&Arm]) -> Option<(f64, f64, usize)> {
+    let runs = || arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup);
     let mut launches: Vec<(usize, f64, f64)> = Vec::new(); // (order, wall, timed window)
     for run in runs() {
         let (Some(wall), Some(result)) = (run.launch_s, &run.result) else { return None };
