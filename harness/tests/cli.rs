@@ -397,6 +397,34 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
         }
     }
     assert_eq!(json["complete"], true);
+    // SPLIT runs the row as its Budget line there advised; the control as the flags say.
+    let advice = &json["workloads"][0]["allocations"][0];
+    let (messages, rounds) = (advice["best_messages"].as_u64().unwrap(), advice["best_rounds"].as_u64().unwrap());
+    let split_from = dir.join("adaptive.json");
+    let split = |name: &str| {
+        harness()
+            .args(["run", "--design", "lockstep", "--repeat", "3", "--msg-id", "uuid,fast", "--messages", "20000"])
+            .args(["--syscalls", "false", "--format", "json", "--name", name, "--split"])
+            .arg(&split_from)
+            .env("RESULTS_DIR", &dir)
+            .output()
+            .unwrap()
+    };
+    let out = split("split");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("split.json")).unwrap()).unwrap();
+    for arm in json["workloads"][0]["arms"].as_array().unwrap() {
+        let runs = arm["runs"].as_array().unwrap();
+        let (want_messages, want_runs) = if arm["control"].is_null() { (messages, rounds + 1) } else { (20_000, 4) };
+        assert_eq!(runs.len() as u64, want_runs, "{arm}");
+        assert!(runs.iter().all(|r| r["result"]["messages"] == want_messages), "{arm}");
+    }
+    // The report it follows is not the one it writes.
+    let out = split("adaptive");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is the report this run writes: give this run its own NAME"), "{err}");
     // A loose precision is met soon after REPEAT rounds.
     let out = harness()
         .args([
@@ -433,6 +461,7 @@ fn bad_design_settings_are_one_error_line() {
     fails_with(&["run", "--precision", "0"], "PRECISION=0 is out of range: it must be above 0 and at most 50 (%)");
     fails_with(&["run", "--precision", "60%"], "PRECISION=60% is out of range");
     fails_with(&["run", "--budget", "soon"], "--budget soon is not a duration such as 90s or 10m");
+    fails_with(&["run", "--split", "/nonexistent/r.json"], "SPLIT=/nonexistent/r.json cannot be read: ");
     fails_with(
         &["run", "--design", "lockstep", "--msg-id", "fast"],
         "DESIGN=lockstep compares the arms of a set, but SDK=rust MSG_ID=fast gives each row one arm",

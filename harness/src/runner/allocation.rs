@@ -74,7 +74,7 @@ impl Allocation {
                 let (widest, h0) =
                     judged.iter().filter(|(c, _)| launch.contains(&c.after_arm)).max_by(|a, b| a.1.total_cmp(&b.1))?;
                 let group: Vec<&Arm> = launch.iter().map(|&i| &arms[i]).collect();
-                Allocation::for_group(&group, widest, *h0, settings)
+                Allocation::for_group(&group, widest, *h0, &settings.for_launch(group.iter().copied()))
             })
             .collect()
     }
@@ -100,9 +100,16 @@ impl Allocation {
         let min_m = (settings.batch as u64 * MIN_BLOCKS) as f64;
         let best_m = split.best(min_m).max(min_m);
         let whole = |m: f64| (m / f64::from(settings.batch)).round().max(1.0) as u64 * settings.batch as u64 + warmup;
-        let best_messages = whole(best_m);
-        let best_m = (best_messages - warmup) as f64;
-        let (n_now, n_best) = (split.rounds(m0), split.rounds(best_m));
+        let at = |messages: u64| {
+            let m = (messages - warmup) as f64;
+            let n = split.rounds(m);
+            (messages, n, project(m, n.max(1)))
+        };
+        let now = at(settings.messages);
+        // The model's split, or where the time is too short for it to leave its launches (a
+        // quick run) and it would project wider, today's.
+        let (best_messages, best_rounds, best_half_width_pct) =
+            [at(whole(best_m)), now].into_iter().min_by(|a, b| a.2.total_cmp(&b.2)).expect("two candidates");
         Some(Allocation {
             comparison: format!("{} {} against {}", widest.sdk, widest.after, widest.before),
             fixed_s_per_round: fixed_s,
@@ -114,11 +121,11 @@ impl Allocation {
             warmup,
             rounds,
             half_width_pct: h0,
-            rounds_at_messages: n_now,
-            half_width_at_messages_pct: project(m0, n_now.max(1)),
+            rounds_at_messages: now.1,
+            half_width_at_messages_pct: now.2,
             best_messages,
-            best_rounds: n_best,
-            best_half_width_pct: project(best_m, n_best.max(1)),
+            best_rounds,
+            best_half_width_pct,
         })
     }
 }
@@ -295,5 +302,29 @@ mod tests {
         // One process per arm has no blocks to split by.
         let processes = Settings { design: Design::Processes, ..settings };
         assert_eq!(Allocation::of(&arms, &analysis, &processes), Vec::new());
+    }
+    #[test]
+    fn a_split_never_projects_wider_than_today_s() {
+        // Three launches whose blocks disagree (the spread is within them), each 2 s with 1.5 s
+        // timed: the model wants longer launches, but five of them (MIN_LAUNCHES) would be
+        // shorter than today's three, and project wider; today's split stands.
+        let mut arms = vec![paired("uuid", &[100_000; 3], |b| b), paired("fast", &[95_000, 96_000, 94_000], |b| b)];
+        for (k, run) in arms[1].runs.iter_mut().enumerate() {
+            let b = [95_000, 96_000, 94_000][k];
+            run.batch_ns = Some(vec![b - 3_000, b + 3_000]);
+        }
+        for run in arms.iter_mut().flat_map(|a| a.runs.iter_mut()) {
+            run.launch_s = Some(2.0);
+            run.result.as_mut().unwrap().elapsed_ns = 1_500_000_000;
+        }
+        let analysis = Analysis::of(&arms, &[(0, 1)]);
+        let settings = Settings {
+            design: Design::Paired,
+            ..crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
+        };
+        let [a] = &Allocation::of(&arms, &analysis, &settings)[..] else { panic!("one row") };
+        assert!(a.within_pct > a.between_pct, "{a:?}");
+        assert_eq!((a.best_messages, a.best_rounds), (settings.messages, 3), "{a:?}");
+        assert_eq!(a.best_half_width_pct, a.half_width_at_messages_pct);
     }
 }

@@ -471,10 +471,10 @@ fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>, pa
                 arms[i].runs.push(record);
             }
         }
-        if more_rounds(&Analysis::of(&arms, pairs), settings, started.elapsed(), round).is_err() {
-            break;
+        match more_rounds(&Analysis::of(&arms, pairs), &arms, settings, started.elapsed(), round) {
+            Ok(open) => steps = next_round(&arms, settings, round + 1, &open),
+            Err(_) => break,
         }
-        steps = next_round(&arms, settings, round + 1);
     }
     arms
 }

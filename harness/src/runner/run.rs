@@ -15,7 +15,7 @@ use super::launch::Launcher;
 use super::overwrite;
 use super::records::{Arm, RunRecord, SyscallCounts, Warning};
 use super::report::{self, Render, Report, Terminal};
-use super::schedule::{Step, next_round, plan};
+use super::schedule::{Step, launches, next_round, plan};
 use super::sdk;
 use super::settings::{RunArgs, Settings};
 use super::suite::Suite;
@@ -42,7 +42,15 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let results_dir = results_dir.unwrap_or_else(|| root.join("results"));
     std::fs::create_dir_all(&results_dir).with_context(|| format!("cannot create {}", results_dir.display()))?;
     let planned: Vec<_> = suite.workloads.iter().map(|w| &w.settings).collect();
-    overwrite::check(&results_dir.join(format!("{}.json", suite.name)), &planned, force)?;
+    let written = results_dir.join(format!("{}.json", suite.name));
+    for split in planned.iter().filter_map(|s| s.split.as_deref()) {
+        if Path::new(split).canonicalize().ok() == written.canonicalize().ok() {
+            bail!(
+                "SPLIT={split} is the report this run writes: give this run its own NAME, so the advice it follows stays"
+            );
+        }
+    }
+    overwrite::check(&written, &planned, force)?;
     let used = suite.sdk_rows();
     for sdk in &used {
         eprintln!("building {} ...", sdk.name);
@@ -101,9 +109,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             let rounds =
                 report.workloads[w].arms.iter().flat_map(|a| a.runs.iter().map(|r| r.round)).max().unwrap_or(0);
             let analysis = report.workloads[w].analysis.as_ref().expect("analysed after every run");
-            match more_rounds(analysis, settings, started.elapsed(), rounds) {
-                Ok(()) => {
-                    steps = next_round(&arms, settings, rounds + 1);
+            let arms_now = &report.workloads[w].arms;
+            match more_rounds(analysis, arms_now, settings, started.elapsed(), rounds) {
+                Ok(open) => {
+                    steps = next_round(&arms, settings, rounds + 1, &open);
                     report.runs_total += steps.len();
                     bar.inc_length(steps.len() as u64);
                 }
@@ -119,8 +128,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
             for (i, arm) in arms.iter().enumerate().filter(|(_, a)| a.is_under_test()) {
                 bar.set_message(format!("{} (counting syscalls under strace)", arm.label()));
                 let k = report.runs_done + 1;
-                let syscalls = launcher.syscall_counts(&workload.settings, arm, &scratch);
-                say(&bar, counting_line(k, report.runs_total, arm.label(), &workload.settings, &syscalls));
+                let settings = workload.settings.for_launch([arm]);
+                let syscalls = launcher.syscall_counts(&settings, arm, &scratch);
+                say(&bar, counting_line(k, report.runs_total, arm.label(), &settings, &syscalls));
                 report.record_syscalls(w, i, syscalls, syscalls::RUNS);
                 report::write(&report, &results_dir, &formats)?;
                 bar.inc(syscalls::RUNS as u64);
@@ -208,8 +218,9 @@ pub fn run_step(
     // Each process deals its blocks from its own seed, derived from the workload's.
     let seed = SplitMix64::new(settings.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
     let launch: Vec<&Arm> = indexes.iter().map(|&i| &arms[i]).collect();
+    let settings = settings.for_launch(launch.iter().copied());
     let started = Instant::now();
-    let (outcomes, delivered) = launcher.run(settings, &launch, settings.size(), seed, None);
+    let (outcomes, delivered) = launcher.run(&settings, &launch, settings.size(), seed, None);
     let launch_s = started.elapsed().as_secs_f64();
     indexes
         .iter()
@@ -237,52 +248,103 @@ fn launch_label(launch: &[&Arm], design: Design) -> String {
 /// Rounds with PRECISION and BUDGET never go past this: nothing runs for ever.
 pub const MAX_ROUNDS: usize = 1000;
 
-/// Whether another round should run after the `rounds` (REPEAT at least) that took `elapsed`: Ok to go
-/// on, or why the workload's rounds stop (None when neither PRECISION nor BUDGET was given).
-/// With PRECISION, rounds go on until every comparison's 95% CI half-width is at most it; with
-/// BUDGET, while one more round (at the mean time a round took) fits. The rule stops on the
-/// width of the interval, never on its verdict, so an A/A comparison is not stopped when it
+/// Whether more rounds should run after the `rounds` (REPEAT at least) that took `elapsed`: the
+/// launches (indexes into `schedule::launches`) the next round runs, or why the workload's rounds
+/// stop (None when neither PRECISION nor BUDGET was given). With PRECISION, a launch runs again
+/// while one of its comparisons' 95% CI half-width is above it, so the time goes to the rows
+/// still wide (where the variance lives), and the rounds stop when none is; with BUDGET, while
+/// the next round (each of its launches at the mean time it took) fits. The rule stops on the
+/// width of each interval, never on its verdict, so an A/A comparison is not stopped when it
 /// happens to look significant.
 pub fn more_rounds(
     analysis: &Analysis,
+    arms: &[Arm],
     settings: &Settings,
     elapsed: Duration,
     rounds: usize,
-) -> Result<(), Option<String>> {
+) -> Result<Vec<usize>, Option<String>> {
     if settings.precision_pct.is_none() && settings.budget_s.is_none() {
         return Err(None);
     }
+    let launches = launches(arms, settings.design);
+    let said = |why: String| Some(format!("{why}{}", rounds_per_launch(arms, &launches)));
     if analysis.arms.iter().any(|a| a.failure.is_some()) {
-        return Err(Some(format!("stopped after {rounds} rounds: a run FAILED")));
+        return Err(said(format!("stopped after {rounds} rounds: a run FAILED")));
     }
-    let widest = analysis.half_widths().map(|(_, h)| h).fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
+    let widths: Vec<(usize, usize, f64)> =
+        analysis.half_widths().map(|(c, h)| (c.before_arm, c.after_arm, h)).collect();
+    let widest = widths.iter().map(|w| w.2).fold(None, |w: Option<f64>, h| Some(w.map_or(h, |w| w.max(h))));
+    let open = open_launches(&launches, &widths, settings.precision_pct);
     if let (Some(p), Some(widest)) = (settings.precision_pct, widest)
-        && widest <= p
+        && open.is_empty()
     {
-        return Err(Some(format!(
+        return Err(said(format!(
             "PRECISION met after {rounds} rounds: every comparison's 95% CI half-width is at most {p}% (the widest {widest:.2}%)"
         )));
     }
     let what = |why: &str| match (settings.precision_pct, widest) {
         (Some(p), Some(w)) => {
-            Some(format!("{why} after {rounds} rounds, before PRECISION={p}% was met (the widest half-width {w:.2}%)"))
+            said(format!("{why} after {rounds} rounds, before PRECISION={p}% was met (the widest half-width {w:.2}%)"))
         }
-        (Some(p), None) => Some(format!("{why} after {rounds} rounds with no comparison to measure PRECISION={p}% on")),
-        (None, _) => Some(format!("{why} after {rounds} rounds")),
+        (Some(p), None) => said(format!("{why} after {rounds} rounds with no comparison to measure PRECISION={p}% on")),
+        (None, _) => said(format!("{why} after {rounds} rounds")),
     };
     if settings.precision_pct.is_some() && widest.is_none() {
         return Err(what("stopped"));
     }
     if let Some(budget) = settings.budget_s {
-        let per_round = elapsed.as_secs_f64() / (rounds + 1) as f64; // the warm-up round too
-        if elapsed.as_secs_f64() + per_round > budget as f64 {
+        let next_s: f64 = open.iter().map(|&l| mean_launch_s(&arms[launches[l][0]])).sum();
+        if elapsed.as_secs_f64() + next_s > budget as f64 {
             return Err(what(&format!("BUDGET={} ran out", humantime::format_duration(Duration::from_secs(budget)))));
         }
     }
     if rounds >= MAX_ROUNDS {
         return Err(what(&format!("stopped at the {MAX_ROUNDS}-round limit")));
     }
-    Ok(())
+    Ok(open)
+}
+
+/// The launches (indexes into `launches`) that run again under PRECISION=`precision`: each with a
+/// comparison (`widths`: before arm, after arm, half-width) touching its arms that is wider than
+/// asked; a launch no comparison touches (the control's) rides along while any such is open.
+/// Without PRECISION, all of them.
+fn open_launches(launches: &[Vec<usize>], widths: &[(usize, usize, f64)], precision: Option<f64>) -> Vec<usize> {
+    let Some(p) = precision else { return (0..launches.len()).collect() };
+    let touches = |launch: &Vec<usize>, w: &(usize, usize, f64)| launch.contains(&w.0) || launch.contains(&w.1);
+    let judged = |launch: &Vec<usize>| widths.iter().any(|w| touches(launch, w));
+    let wide = |launch: &Vec<usize>| widths.iter().any(|w| touches(launch, w) && (w.2.is_nan() || w.2 > p));
+    if !launches.iter().any(wide) {
+        return Vec::new();
+    }
+    (0..launches.len()).filter(|&l| wide(&launches[l]) || !judged(&launches[l])).collect()
+}
+
+/// The mean wall time of the launches `arm` took part in, its warm-up included.
+fn mean_launch_s(arm: &Arm) -> f64 {
+    let times: Vec<f64> = arm.runs.iter().filter_map(|r| r.launch_s).collect();
+    times.iter().sum::<f64>() / times.len().max(1) as f64
+}
+
+/// Where PRECISION stopped launches at different rounds, how many each ran: ` (rounds per
+/// launch: rust 5, node 27, ...)`; empty where they all ran alike.
+fn rounds_per_launch(arms: &[Arm], launches: &[Vec<usize>]) -> String {
+    let ran: Vec<(String, usize)> = launches
+        .iter()
+        .map(|l| {
+            let first = &arms[l[0]];
+            let name = match (l.len(), first.control) {
+                (1, _) => first.label(),
+                (_, Some(_)) => "control".to_owned(),
+                _ => first.sdk.clone(),
+            };
+            (name, first.runs.iter().map(|r| r.round).max().unwrap_or(0))
+        })
+        .collect();
+    if ran.iter().all(|(_, r)| *r == ran[0].1) {
+        return String::new();
+    }
+    let each = ran.iter().map(|(name, r)| format!("{name} {r}")).collect::<Vec<_>>().join(", ");
+    format!(" (rounds per launch: {each})")
 }
 
 fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> String {
@@ -291,5 +353,77 @@ fn progress_figure(arm: &Arm, record: &RunRecord, named: bool, unit: &str) -> St
         (Some(r), _) => format!("{name}{:.0} {unit}", r.msgs_per_sec),
         (None, Some(why)) => format!("FAILED: {why}"),
         (None, None) => format!("{name}-"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::records::fixtures::paired;
+
+    /// Two paired rows: rust's fast 5% under its uuid with next to no spread, go's scattered.
+    fn two_rows(rust_processes: usize) -> Vec<Arm> {
+        let rust = &[95_000, 95_010, 94_990, 95_005, 94_995][..rust_processes];
+        let go = [90_000, 100_000, 95_000, 85_000, 105_000];
+        let row = |sdk: &str, fast: &[u64], launch_s: f64| {
+            let mut arms = [paired("uuid", &vec![100_000; fast.len()], |b| b), paired("fast", fast, |b| b)];
+            for arm in &mut arms {
+                arm.sdk = sdk.into();
+                arm.runs.iter_mut().for_each(|r| r.launch_s = Some(launch_s));
+            }
+            arms
+        };
+        row("rust", rust, 2.0).into_iter().chain(row("go", &go, 4.0)).collect()
+    }
+
+    fn settings(precision_pct: Option<f64>, budget_s: Option<u64>) -> Settings {
+        let base = crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0;
+        Settings { design: Design::Paired, precision_pct, budget_s, ..base }
+    }
+
+    #[test]
+    fn under_precision_only_the_rows_still_wide_run_again_and_the_budget_counts_theirs() {
+        let arms = two_rows(5);
+        let analysis = Analysis::of(&arms, &[(0, 1), (2, 3)]);
+        let at = |elapsed: u64, s: &Settings| more_rounds(&analysis, &arms, s, Duration::from_secs(elapsed), 5);
+        // Rust's interval is narrow, go's is not: only go's processes run again...
+        assert_eq!(at(0, &settings(Some(1.0), None)), Ok(vec![1]));
+        // ...and the budget is judged by their time alone: 5 s + 4 s fits in 10 s (both rows, 6 s,
+        // would not), 7 s + 4 s does not.
+        assert_eq!(at(5, &settings(Some(1.0), Some(10))), Ok(vec![1]));
+        let out = at(7, &settings(Some(1.0), Some(10))).unwrap_err().unwrap();
+        assert!(out.starts_with("BUDGET=10s ran out after 5 rounds, before PRECISION=1% was met"), "{out}");
+        // BUDGET alone runs every row.
+        assert_eq!(at(0, &settings(None, Some(100))), Ok(vec![0, 1]));
+        assert_eq!(at(0, &settings(None, None)), Err(None));
+    }
+
+    #[test]
+    fn where_rows_stopped_at_different_rounds_the_stop_says_how_many_each_ran() {
+        let arms = two_rows(3);
+        let analysis = Analysis::of(&arms, &[(0, 1), (2, 3)]);
+        let out = more_rounds(&analysis, &arms, &settings(Some(50.0), None), Duration::ZERO, 5).unwrap_err().unwrap();
+        assert!(out.starts_with("PRECISION met after 5 rounds: every comparison's"), "{out}");
+        assert!(out.ends_with(" (rounds per launch: rust 3, go 5)"), "{out}");
+        let alike = two_rows(5);
+        let analysis = Analysis::of(&alike, &[(0, 1), (2, 3)]);
+        let out = more_rounds(&analysis, &alike, &settings(Some(50.0), None), Duration::ZERO, 5).unwrap_err().unwrap();
+        assert!(out.ends_with("(the widest") || out.ends_with("%)"), "{out}");
+        assert!(!out.contains("per launch"), "{out}");
+    }
+
+    #[test]
+    fn a_launch_runs_again_while_a_comparison_touching_it_is_wide_and_the_control_rides_along() {
+        // Lock-step: the control's set, then two rows' sets (base, twin, arm).
+        let launches = [vec![0, 1], vec![2, 3, 4], vec![5, 6, 7]];
+        let widths = [(2, 3, 0.4), (2, 4, 0.8), (5, 6, 2.0), (5, 7, 0.3)];
+        assert_eq!(open_launches(&launches, &widths, Some(1.0)), [0, 2], "the second row's twin is wide");
+        assert_eq!(open_launches(&launches, &widths, Some(2.0)), Vec::<usize>::new(), "all met");
+        assert_eq!(open_launches(&launches, &widths, None), [0, 1, 2]);
+        // A comparison without an interval is as wide as can be.
+        assert_eq!(open_launches(&launches, &[(2, 4, f64::INFINITY), (5, 6, 0.3)], Some(50.0)), [0, 1]);
+        // One process per arm: a base arm runs while any comparison with it is wide.
+        let alone = [vec![0], vec![1], vec![2]];
+        assert_eq!(open_launches(&alone, &[(0, 1, 0.5), (0, 2, 3.0)], Some(1.0)), [0, 2]);
     }
 }

@@ -28,23 +28,32 @@ pub fn schedule(launches: usize, repeat: usize, seed: u64) -> Vec<Step> {
     warmups.chain(rounds).collect()
 }
 
-/// The launches to run for `arms`, in order: each step with the indexes of the arms it runs.
+/// The launches to run for `arms`, in order: each step with the indexes of the arms it runs. A
+/// launch runs its own REPEAT rounds (a row's, under SPLIT), so the rows with fewer drop out of
+/// the last rounds.
 pub fn plan(arms: &[Arm], settings: &Settings) -> Vec<(Step, Vec<usize>)> {
     let launches = launches(arms, settings.design);
-    schedule(launches.len(), settings.repeat as usize, settings.seed)
+    let repeat: Vec<usize> =
+        launches.iter().map(|l| settings.for_launch(l.iter().map(|&i| &arms[i])).repeat as usize).collect();
+    schedule(launches.len(), repeat.iter().copied().max().unwrap_or(0), settings.seed)
         .into_iter()
+        .filter(|step| step.round <= repeat[step.launch])
         .map(|step| (step, launches[step.launch].clone()))
         .collect()
 }
 
-/// One more round after the planned ones (PRECISION, BUDGET): every launch once, in an order
-/// shuffled from the seed and the round.
-pub fn next_round(arms: &[Arm], settings: &Settings, round: usize) -> Vec<(Step, Vec<usize>)> {
+/// One more round after the planned ones (PRECISION, BUDGET): each launch of `open` (indexes into
+/// `launches`) once, in an order shuffled from the seed and the round.
+pub fn next_round(arms: &[Arm], settings: &Settings, round: usize, open: &[usize]) -> Vec<(Step, Vec<usize>)> {
     let launches = launches(arms, settings.design);
     let order = BlockOrder::new(settings.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), launches.len())
         .next()
         .expect("block orders never end");
-    order.into_iter().map(|launch| (Step { launch, round }, launches[launch].clone())).collect()
+    order
+        .into_iter()
+        .filter(|launch| open.contains(launch))
+        .map(|launch| (Step { launch, round }, launches[launch].clone()))
+        .collect()
 }
 
 /// What runs as one launch, as arm indexes in the order the launch takes them (its first arm, its

@@ -14,8 +14,9 @@ use serde::Serialize;
 use super::affinity;
 use super::design::Design;
 use super::producer_spec::ProducerSpec;
-use super::records::{Metric, Size};
+use super::records::{Arm, Metric, Size};
 use super::sdk::{self, SDKS, Sdk};
+use super::split::{self, RowSplit};
 use crate::producer::{Mode, PayloadArgs, ProduceArgs};
 
 /// One setting.
@@ -410,7 +411,7 @@ pub const PRECISION: Setting = Setting {
     env: "PRECISION",
     flag: "precision",
     aliases: &[],
-    help: "Run more rounds after REPEAT until every comparison's 95% CI half-width is at most this many % (e.g. 0.5%), or BUDGET runs out, whichever comes first; the report says which. none: REPEAT rounds.",
+    help: "Run more rounds after REPEAT until every comparison's 95% CI half-width is at most this many % (e.g. 0.5%), or BUDGET runs out, whichever comes first; the report says which. A row already that narrow runs no more, so the time goes to the rows still wide. none: REPEAT rounds.",
     default: Fallback::Value("none"),
     to_producer: false,
     in_suite: true,
@@ -463,6 +464,25 @@ pub const BUDGET: Setting = Setting {
             s.budget_s
                 .map_or("none".into(), |b| humantime::format_duration(std::time::Duration::from_secs(b)).to_string())
         },
+    },
+};
+
+pub const SPLIT: Setting = Setting {
+    env: "SPLIT",
+    flag: "split",
+    aliases: &[],
+    help: "An earlier report's JSON (a lock-step or paired run of the same workloads and rows): each SDK row runs the MESSAGES, WARMUP and REPEAT its Budget line there advised, in the time that row took there. Give this run its own NAME. none: every row runs MESSAGES and REPEAT.",
+    default: Fallback::Value("none"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.split = (v != "none").then(|| v.to_owned());
+            Ok(())
+        },
+        get: |s| s.split.clone().unwrap_or_else(|| "none".into()),
     },
 };
 
@@ -584,6 +604,7 @@ pub const SETTINGS: &[&Setting] = &[
     &FREEZE,
     &PRECISION,
     &BUDGET,
+    &SPLIT,
     &UPSTREAM,
     &SEED,
     &NAME,
@@ -728,6 +749,10 @@ pub struct Settings {
     pub precision_pct: Option<f64>,
     /// BUDGET: seconds the workload's rounds may take.
     pub budget_s: Option<u64>,
+    /// SPLIT: the earlier report the rows' splits were read from, as given, and the splits.
+    pub split: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<RowSplit>,
     /// UPSTREAM: the Iggy server the sink forwards to, as given.
     pub upstream: Option<String>,
     pub seed: u64,
@@ -747,6 +772,27 @@ impl Settings {
 
     pub fn size(&self) -> Size {
         Size { messages: self.messages, warmup: self.warmup }
+    }
+
+    /// Under SPLIT, what each row runs: `SPLIT=FILE: node MESSAGES=311000 WARMUP=100000
+    /// REPEAT=27, ...`.
+    pub fn split_line(&self) -> Option<String> {
+        let path = self.split.as_ref()?;
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| format!("{} MESSAGES={} WARMUP={} REPEAT={}", r.row, r.messages, r.warmup, r.repeat));
+        Some(format!("SPLIT={path}: {}", rows.collect::<Vec<_>>().join(", ")))
+    }
+
+    /// The settings one launch runs with: its row's split (SPLIT) where it has one, these
+    /// otherwise (the control's launches, every row without SPLIT).
+    pub fn for_launch<'a>(&self, launch: impl IntoIterator<Item = &'a Arm>) -> Settings {
+        let rows: Vec<&str> = launch.into_iter().filter(|a| a.control.is_none()).map(|a| a.sdk.as_str()).collect();
+        match self.rows.iter().find(|r| rows.contains(&r.row.as_str())) {
+            Some(r) => Settings { messages: r.messages, warmup: r.warmup, repeat: r.repeat, ..self.clone() },
+            None => self.clone(),
+        }
     }
 
     /// Every setting that shapes the measurement, as (suite key, value), for showing and diffing.
@@ -907,6 +953,8 @@ impl Layer {
             freeze: false,
             precision_pct: None,
             budget_s: None,
+            split: None,
+            rows: Vec::new(),
             upstream: None,
             seed: 0,
             name: String::new(),
@@ -951,21 +999,9 @@ impl Layer {
         // checked per SDK above, so a name every row knows stands in for it, except in MODE=mint,
         // where the Rust producer runs each MSG_ID as it is checked here.
         let stand_in = ["fast".to_owned()];
-        for msg_id in if s.mode == Mode::Mint { &s.msg_ids[..] } else { &stand_in[..] } {
-            let plan = ProduceArgs {
-                server: String::new(),
-                mode: s.mode,
-                msg_id: msg_id.clone(),
-                payload: PayloadArgs {
-                    bits: s.bits,
-                    pack: s.pack,
-                    batch: s.batch,
-                    messages: s.messages,
-                    warmup: layer.get(&WARMUP).map(|_| s.warmup),
-                },
-            }
-            .plan()?;
-            s.warmup = plan.warmup;
+        let msg_ids = if s.mode == Mode::Mint { s.msg_ids.clone() } else { stand_in.to_vec() };
+        for msg_id in &msg_ids {
+            s.warmup = plan_warmup(&s, msg_id, s.messages, layer.get(&WARMUP).map(|_| s.warmup))?;
         }
         match (layer.get(&DESIGN), layer.get(&PAIRED)) {
             (Some(design), Some(paired)) => bail!(
@@ -986,8 +1022,29 @@ impl Layer {
             s.name = s.default_name();
             check_file_name("NAME", &s.name)?;
         }
+        if let Some(path) = &s.split {
+            s.rows = split::read(path, &s.name, &s.sdks)?;
+            for r in &s.rows {
+                plan_warmup(&s, &msg_ids[0], r.messages, Some(r.warmup)).map_err(|e| {
+                    anyhow::anyhow!(
+                        "SPLIT={path}: row {}'s MESSAGES={} WARMUP={} cannot run here: {e}",
+                        r.row,
+                        r.messages,
+                        r.warmup
+                    )
+                })?;
+            }
+        }
         Ok((s, sdks))
     }
+}
+
+/// The warm-up a run of `messages` gets (`warmup`, or the default share), checked as the Rust
+/// producer checks its payload and batch settings.
+fn plan_warmup(s: &Settings, msg_id: &str, messages: u64, warmup: Option<u64>) -> anyhow::Result<u64> {
+    let payload = PayloadArgs { bits: s.bits, pack: s.pack, batch: s.batch, messages, warmup };
+    let plan = ProduceArgs { server: String::new(), mode: s.mode, msg_id: msg_id.to_owned(), payload }.plan()?;
+    Ok(plan.warmup)
 }
 
 /// Rows of one's own are separate builds: lock-step compares them (their commands need not

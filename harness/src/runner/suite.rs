@@ -204,7 +204,9 @@ impl Suite {
                 } else {
                     0
                 };
-                schedule::launches(&arms, w.settings.design).len() * (w.settings.repeat as usize + 1) + counted
+                let launches = schedule::launches(&arms, w.settings.design);
+                let rounds = |l: &Vec<usize>| w.settings.for_launch(l.iter().map(|&i| &arms[i])).repeat as usize + 1;
+                launches.iter().map(rounds).sum::<usize>() + counted
             })
             .sum()
     }
@@ -290,6 +292,9 @@ impl Suite {
             let _ = writeln!(out, "{}", if differs { "  <- differs" } else { "" });
         }
         for w in &self.workloads {
+            if let Some(split) = w.settings.split_line() {
+                let _ = writeln!(out, "\n{} runs each row at its own split, {split}", w.settings.name);
+            }
             if let Some(e) = &w.budgets {
                 let _ =
                     writeln!(out, "\n{} expects: {}", w.settings.name, serde_json::to_string(e).unwrap_or_default());

@@ -39,6 +39,9 @@ impl Render for Markdown {
                 Mode::Mint => String::new(),
             };
             let _ = writeln!(out, "- Settings: {}{payload}; {}", s.line(), design(s));
+            if let Some(split) = s.split_line() {
+                let _ = writeln!(out, "- Rows' splits, as their Budget lines there advised: {split}.");
+            }
             if let Some(stopped) = &w.stopped {
                 let _ = writeln!(out, "- Rounds: {stopped}.");
             }
