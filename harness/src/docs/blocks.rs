@@ -18,12 +18,12 @@ pub fn render(root: &Path, doc: &Path, name: &str) -> Result<String> {
         ("settings", "") => Ok(settings::table()),
         ("at-a-glance", file) if !file.is_empty() => at_a_glance(root, doc, file),
         ("calibration", file) if !file.is_empty() => calibration(root, doc, file),
-        ("designs", file) if !file.is_empty() => designs(root, doc, file),
+        ("designs", files) if !files.is_empty() => designs(root, doc, files),
         ("mint-costs", "") => mint_costs(root, doc),
         ("native-mint", "") => native_mint(root, doc),
         ("results-index", "") => results_index(root),
         _ => bail!(
-            "no such block (settings, at-a-glance RESULT, calibration RESULT, designs RESULT, mint-costs, native-mint, results-index)"
+            "no such block (settings, at-a-glance RESULT, calibration RESULT, designs RESULT [RESULT ...], mint-costs, native-mint, results-index)"
         ),
     }
 }
@@ -218,32 +218,52 @@ fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
 /// 95% CI half-width under each design with the wall time that row's launches took, and how many
 /// times wider the last design's interval is than the first's, as measured and at equal seconds.
 /// Rows: the control's A/A, every comparison, and every A/A twin (lock-step and paired only).
-fn designs(root: &Path, doc: &Path, file: &str) -> Result<String> {
-    let json = load(root, file)?;
-    let workloads = json["workloads"].as_array().context("no workloads")?;
-    let design = |w: &Value| w["settings"]["design"].as_str().unwrap_or("?").to_owned();
+/// Each comparison's half-width by design (the workloads of one file), or by file (the same
+/// workloads recorded another way, such as each row at its split), message size by size.
+fn designs(root: &Path, doc: &Path, files: &str) -> Result<String> {
+    let files: Vec<&str> = files.split_whitespace().collect();
+    let mut out = String::new();
+    // Each workload with the column it is shown in: its design, or with several files its file.
+    let mut workloads: Vec<(String, Value)> = Vec::new();
+    for file in &files {
+        let json = load(root, file)?;
+        out += &source(doc, file, &json);
+        for w in json["workloads"].as_array().context("no workloads")? {
+            let design = w["settings"]["design"].as_str().unwrap_or("?");
+            workloads.push((if files.len() > 1 { (*file).to_owned() } else { design.to_owned() }, w.clone()));
+        }
+    }
     let rows = |w: &Value| -> Vec<Value> {
         let a = &w["analysis"];
         let listed = |key: &str| a[key].as_array().cloned().unwrap_or_default();
         let control = a["control"].is_object().then(|| a["control"].clone());
         control.into_iter().chain(listed("comparisons")).chain(listed("twins")).collect()
     };
-    let mut out = source(doc, file, &json);
-    let mut sizes: Vec<String> = workloads.iter().map(|w| message_bytes(&w["settings"])).collect();
-    sizes.dedup();
+    let mut sizes: Vec<String> = Vec::new();
+    for size in workloads.iter().map(|(_, w)| message_bytes(&w["settings"])) {
+        if !sizes.contains(&size) {
+            sizes.push(size);
+        }
+    }
     for size in sizes {
-        let group: Vec<&Value> = workloads.iter().filter(|w| message_bytes(&w["settings"]) == size).collect();
+        let group: Vec<&(String, Value)> =
+            workloads.iter().filter(|(_, w)| message_bytes(&w["settings"]) == size).collect();
         out += &format!("**{size} B messages.**");
-        for w in &group {
-            out += &format!(" {}: {}.", design(w), w["stopped"].as_str().unwrap_or("REPEAT rounds"));
+        for (label, w) in &group {
+            let rounds = match (w["stopped"].as_str(), w["settings"]["split"].as_str()) {
+                (Some(stopped), _) => stopped.to_owned(),
+                (None, Some(split)) => format!("each row's rounds as SPLIT={split} advised"),
+                (None, None) => "REPEAT rounds".to_owned(),
+            };
+            out += &format!(" {label}: {rounds}.");
         }
         out += "\n\n| row | compared |";
-        for w in &group {
-            out += &format!(" {} ±% (s) |", design(w));
+        for (label, _) in &group {
+            out += &format!(" {label} ±% (s) |");
         }
-        let (first, last) = (design(group[0]), design(group[group.len() - 1]));
+        let (first, last) = (&group[0].0, &group[group.len() - 1].0);
         out += &format!(" {last} / {first} | at equal seconds |\n|---|---|{}---|---|\n", "---|".repeat(group.len()));
-        let listed: Vec<Vec<Value>> = group.iter().map(|w| rows(w)).collect();
+        let listed: Vec<Vec<Value>> = group.iter().map(|(_, w)| rows(w)).collect();
         let mut seen = Vec::new();
         for cmp in listed.iter().flatten() {
             if seen.contains(&key(cmp)) {
@@ -251,15 +271,15 @@ fn designs(root: &Path, doc: &Path, file: &str) -> Result<String> {
             }
             seen.push(key(cmp));
             out += &row_cells(cmp);
-            // Per design: the half-width and the seconds its launches took.
+            // Per column: the half-width and the seconds its launches took.
             let mut cells = Vec::new();
-            for (w, its) in group.iter().zip(&listed) {
+            for ((_, w), its) in group.iter().zip(&listed) {
                 let found = its.iter().find(|c| key(c) == key(cmp));
                 let cell = found.map(|c| (half_width(c), row_seconds(w, c)));
                 out += &cell.map_or(" - |".into(), |(h, s)| format!(" ±{h:.2} ({s:.0}) |"));
                 cells.push(cell);
             }
-            // A half-width narrows as one over the root of the launches, so the time each design
+            // A half-width narrows as one over the root of the launches, so the time each column
             // gave this row converts its ratio to what equal seconds would give.
             out += &match (cells[0], cells[cells.len() - 1]) {
                 (Some((a, sa)), Some((b, sb))) if group.len() > 1 => {
@@ -500,5 +520,31 @@ mod tests {
         };
         assert_eq!(with_median(1.7, 1.9), "1.500x (1.400x .. 1.600x), faster; median block 1.800x (1.700x .. 1.900x)");
         assert_eq!(with_median(1.55, 1.7), "1.500x (1.400x .. 1.600x), faster");
+    }
+    #[test]
+    fn several_files_make_one_column_each_and_say_how_their_rounds_ran() {
+        let root = std::env::temp_dir().join(format!("mintbench-blocks-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("results")).unwrap();
+        let report = |half: f64, split: Option<&str>| {
+            json!({"command": "c", "started": "t", "machine": "m", "workloads": [{
+                "settings": {"design": "lockstep", "bits": 42, "pack": 1, "split": split},
+                "arms": [{"sdk": "node", "msg_id": "uuid", "runs": [{"order": 1, "launch_s": 10.0}, {"order": 2, "launch_s": 10.0}]}],
+                "analysis": {"comparisons": [], "twins": [{"sdk": "node", "before": "uuid",
+                    "after": "uuid (A/A twin)", "ratio": 1.0, "ratio_ci95": [1.0 - half, 1.0 + half]}]}}]})
+        };
+        for (name, json) in [("base", report(0.02, None)), ("split", report(0.01, Some("results/base.json")))] {
+            std::fs::write(root.join("results").join(format!("{name}.json")), json.to_string()).unwrap();
+        }
+        let doc = root.join("docs").join("method.md");
+        let out = designs(&root, &doc, "base split").unwrap();
+        assert!(
+            out.contains(
+                "**6 B messages.** base: REPEAT rounds. split: each row's rounds as SPLIT=results/base.json advised."
+            ),
+            "{out}"
+        );
+        assert!(out.contains("| row | compared | base ±% (s) | split ±% (s) | split / base |"), "{out}");
+        assert!(out.contains("| node | uuid (A/A twin) / uuid | ±2.00 (20) | ±1.00 (20) | 0.5x | 0.5x |"), "{out}");
+        std::fs::remove_dir_all(root).unwrap();
     }
 }
