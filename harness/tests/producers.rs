@@ -70,6 +70,37 @@ fn two_builds_of_one_producer_are_compared_with_the_first_in_lock_step() {
 }
 
 #[test]
+fn two_builds_share_their_set_s_split() {
+    let dir = scratch("producers-split");
+    let run = |name: &str, split: &[&str]| {
+        harness()
+            .args(["run", "--producer", &rust_producer("master"), "--producer", &rust_producer("branch")])
+            .args(["--msg-id", "fast", "--repeat", "3", "--messages", "20000", "--batch", "100", "--syscalls", "false"])
+            .args(["--name", name])
+            .args(split)
+            .env("RESULTS_DIR", &dir)
+            .output()
+            .unwrap()
+    };
+    let out = run("first", &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // One set, one Budget line (it names one of the builds): both builds take it.
+    let first = dir.join("first.json");
+    let out = run("second", &["--split", first.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("second.json")).unwrap()).unwrap();
+    let rows: Vec<&str> = json["workloads"][0]["settings"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["row"].as_str().unwrap())
+        .collect();
+    assert_eq!(rows, ["master", "branch"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_command_that_fails_or_prints_no_result_is_failed_with_its_error_line() {
     let dir = scratch("producers-fail");
     let out = harness()

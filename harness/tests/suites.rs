@@ -48,8 +48,10 @@ fn every_shipped_suite_resolves_without_a_warning() {
 
 #[test]
 fn flags_and_variables_override_the_file() {
-    let text = dry_run("suites/pr4076.toml", &[("MESSAGES", "20000"), ("REPEAT", "3"), ("SDK", "rust")]);
-    assert!(text.contains("overridden from the command line: SDK=rust REPEAT=3 MESSAGES=20000"), "{text}");
+    let text =
+        dry_run("suites/pr4076.toml", &[("MESSAGES", "20000"), ("REPEAT", "3"), ("SDK", "rust"), ("NAME", "mine")]);
+    // NAME too, so the command a report records writes that report again.
+    assert!(text.contains("overridden from the command line: SDK=rust REPEAT=3 MESSAGES=20000 NAME=mine"), "{text}");
     let messages = text.lines().find(|l| l.starts_with("messages")).unwrap();
     assert_eq!(messages.split_whitespace().collect::<Vec<_>>(), ["messages", "20000", "20000"]);
     assert!(text.contains("warning: workload bits42: REPEAT=3 is too few runs for a trustworthy p-value"), "{text}");

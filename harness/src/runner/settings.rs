@@ -1023,7 +1023,12 @@ impl Layer {
             check_file_name("NAME", &s.name)?;
         }
         if let Some(path) = &s.split {
-            s.rows = split::read(path, &s.name, &s.sdks)?;
+            // A built-in row is a launch of its own; rows of one's own share one.
+            let own: Vec<String> = s.producers.iter().map(|p| p.name.clone()).collect();
+            let mut launches: Vec<Vec<String>> =
+                s.sdks.iter().filter(|n| !own.contains(n)).map(|n| vec![n.clone()]).collect();
+            launches.extend((!own.is_empty()).then_some(own));
+            s.rows = split::read(path, &s.name, &launches)?;
             for r in &s.rows {
                 plan_warmup(&s, &msg_ids[0], r.messages, Some(r.warmup)).map_err(|e| {
                     anyhow::anyhow!(

@@ -37,9 +37,11 @@ struct WrittenReport {
     workloads: Vec<Written>,
 }
 
-/// The splits of `rows` in workload `workload` of the report at `path` (or its only workload): one per row, or why not
-/// (the message names SPLIT, the file and what is missing).
-pub fn read(path: &str, workload: &str, rows: &[String]) -> anyhow::Result<Vec<RowSplit>> {
+/// The splits of `rows` in workload `workload` of the report at `path` (or its only workload),
+/// or why not (the message names SPLIT, the file and what is missing). Each group of `rows` is
+/// one launch's (a built-in row alone; rows of one's own together, one lock-step set with one
+/// Budget line): every row of a group takes the line any of them has.
+pub fn read(path: &str, workload: &str, rows: &[Vec<String>]) -> anyhow::Result<Vec<RowSplit>> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("SPLIT={path} cannot be read: {e}"))?;
     let report: WrittenReport = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("SPLIT={path} is not a report `harness run` wrote as JSON: {e}"))?;
@@ -53,25 +55,24 @@ pub fn read(path: &str, workload: &str, rows: &[String]) -> anyhow::Result<Vec<R
     let Some(written) = report.workloads.iter().find(|w| w.name == workload).or(only) else {
         anyhow::bail!("SPLIT={path} has no workload {workload} (it has: {})", names());
     };
-    rows.iter()
-        .map(|row| {
-            let advice = written
-                .allocations
-                .iter()
-                .find(|a| a.comparison.split(' ').next() == Some(row.as_str()))
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "SPLIT={path} has no Budget line for row {row} in workload {workload}: a lock-step or paired report of at least 3 rounds has one per row"
-                    )
-                })?;
-            Ok(RowSplit {
-                row: row.clone(),
-                messages: advice.best_messages,
-                warmup: advice.warmup,
-                repeat: u32::try_from(advice.best_rounds).unwrap_or(u32::MAX),
-            })
-        })
-        .collect()
+    let mut splits = Vec::new();
+    for group in rows {
+        let row_of =
+            |a: &&WrittenAllocation| a.comparison.split(' ').next().is_some_and(|r| group.iter().any(|g| g == r));
+        let Some(advice) = written.allocations.iter().find(row_of) else {
+            anyhow::bail!(
+                "SPLIT={path} has no Budget line for row {} in workload {workload}: a lock-step or paired report of at least 3 rounds has one per row",
+                group.join(" or ")
+            );
+        };
+        splits.extend(group.iter().map(|row| RowSplit {
+            row: row.clone(),
+            messages: advice.best_messages,
+            warmup: advice.warmup,
+            repeat: u32::try_from(advice.best_rounds).unwrap_or(u32::MAX),
+        }));
+    }
+    Ok(splits)
 }
 
 #[cfg(test)]
@@ -91,7 +92,7 @@ mod tests {
     #[test]
     fn each_row_takes_its_own_budget_line() {
         let path = written("rows", REPORT);
-        let rows = read(&path, "bits42", &["go".into(), "node".into()]).unwrap();
+        let rows = read(&path, "bits42", &[vec!["go".into()], vec!["node".into()]]).unwrap();
         assert_eq!(
             rows,
             [
@@ -99,6 +100,9 @@ mod tests {
                 RowSplit { row: "node".into(), messages: 311_000, warmup: 100_000, repeat: 27 },
             ]
         );
+        // Rows of one's own share a set and its one line, whichever of them it names.
+        let own = read(&path, "bits42", &[vec!["master".into(), "node".into()]]).unwrap();
+        assert_eq!(own.iter().map(|r| (r.row.as_str(), r.repeat)).collect::<Vec<_>>(), [("master", 27), ("node", 27)]);
         std::fs::remove_file(path).unwrap();
     }
 
@@ -106,7 +110,7 @@ mod tests {
     fn a_missing_workload_row_or_file_is_named() {
         let path = written("missing", REPORT);
         let err = |w: &str, rows: &[&str]| {
-            read(&path, w, &rows.iter().map(|r| r.to_string()).collect::<Vec<_>>()).unwrap_err().to_string()
+            read(&path, w, &rows.iter().map(|r| vec![r.to_string()]).collect::<Vec<_>>()).unwrap_err().to_string()
         };
         assert_eq!(err("w", &["go"]), format!("SPLIT={path} has no workload w (it has: pack167, bits42)"));
         assert!(
@@ -119,7 +123,7 @@ mod tests {
         assert!(err("bits42", &["go"]).starts_with(&format!("SPLIT={path} cannot be read: ")));
         // A run of flags alone takes the only workload, whatever its name.
         let one = written("one", &REPORT.replace(r#"{"name": "pack167"}, "#, ""));
-        assert_eq!(read(&one, "my-branch", &["go".into()]).unwrap()[0].repeat, 5);
+        assert_eq!(read(&one, "my-branch", &[vec!["go".into()]]).unwrap()[0].repeat, 5);
         std::fs::remove_file(one).unwrap();
         let bad = written("bad", "{\"workloads\": 3}");
         let e = read(&bad, "bits42", &[]).unwrap_err().to_string();

@@ -124,6 +124,8 @@ impl Suite {
             };
             workloads.push(Workload { settings, sdks, budgets, compare });
         }
+        // NAME is no suite setting, but a run that renamed its report is reproduced under that name.
+        let overrides = overrides.into_iter().chain(args.name()?.map(|n| format!("NAME={n}"))).collect();
         let suite = Suite { name, description, file: Some(file.clone()), overrides, workloads };
         suite.check_intents(&shown.to_string())?;
         suite.check_rows_run(&args.layer().over(&shared).user_rows()?).with_context(|| shown.to_string())?;
