@@ -206,9 +206,7 @@ impl Suite {
                 } else {
                     0
                 };
-                let launches = schedule::launches(&arms, w.settings.design);
-                let rounds = |l: &Vec<usize>| w.settings.for_launch(l.iter().map(|&i| &arms[i])).repeat as usize + 1;
-                launches.iter().map(rounds).sum::<usize>() + counted
+                schedule::plan(&arms, &w.settings).len() + counted
             })
             .sum()
     }
