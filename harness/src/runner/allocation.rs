@@ -6,9 +6,12 @@
 //! its estimate of a comparison varies between launches (`between`, what only more launches
 //! narrow) and within one, through its blocks (`within`, what longer launches narrow: the
 //! blocks' standard error goes as one over the root of their number). For timed messages m per
-//! launch and n launches in a budget T, the CI half-width goes as the root of
-//! `(between^2 + within^2 m0 / m) / n` with `n = T / (fixed + per_message m)`, least at
-//! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`.
+//! launch and n launches in a budget T, the CI half-width goes as `t(n - 1)` (Student's quantile,
+//! what few launches pay) times the root of `(between^2 + within^2 m0 / m) / n`, with
+//! `n = T / (fixed + per_message m)`. Without the quantile it is least at
+//! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`; the quantile, steep below about ten
+//! launches, moves the best split to more and shorter ones, so every whole number of rounds the
+//! budget holds is tried.
 
 use serde::Serialize;
 
@@ -16,6 +19,7 @@ use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
 use super::schedule::launches;
 use super::settings::Settings;
+use crate::stats::t_critical;
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
 pub const MIN_LAUNCHES: usize = 5;
@@ -94,16 +98,15 @@ impl Allocation {
             within_sq_m0: (widest.blocks_sd_pct? / 100.0).powi(2) * m0,
             budget_s,
         };
-        // The half-width at m timed messages, scaled from today's by the variance and the rounds.
-        let project =
-            |m: f64, n: usize| h0 * (split.variance(m) / split.variance(m0) * rounds as f64 / n as f64).sqrt();
+        // The half-width at m timed messages in n rounds, scaled from today's.
+        let project = |m: f64, n: usize| h0 * split.width(m, n) / split.width(m0, rounds);
         let min_m = (settings.batch as u64 * MIN_BLOCKS) as f64;
-        let best_m = split.best(min_m).max(min_m);
+        let best_m = split.best(min_m);
         let whole = |m: f64| (m / f64::from(settings.batch)).round().max(1.0) as u64 * settings.batch as u64 + warmup;
         let at = |messages: u64| {
             let m = (messages - warmup) as f64;
             let n = split.rounds(m);
-            (messages, n, project(m, n.max(1)))
+            (messages, n, project(m, n))
         };
         let now = at(settings.messages);
         // The model's split, or where the time is too short for it to leave its launches (a
@@ -202,14 +205,24 @@ impl Split {
         (self.budget_s / (self.fixed_s + self.per_message_s * m) + 1e-9).floor() as usize
     }
 
-    /// The m that minimises the half-width, kept to what leaves MIN_LAUNCHES rounds (all of
-    /// them, when launches add no spread of their own).
-    fn best(&self, min_m: f64) -> f64 {
-        let longest = ((self.budget_s / MIN_LAUNCHES as f64 - self.fixed_s) / self.per_message_s).max(min_m);
-        if self.between_sq <= 0.0 {
-            return longest;
+    /// The half-width at m timed messages in n rounds, up to a factor that does not depend on
+    /// the split: the t quantile times the standard error. Unbounded below two rounds.
+    fn width(&self, m: f64, n: usize) -> f64 {
+        if n < 2 {
+            return f64::INFINITY;
         }
-        (self.within_sq_m0 * self.fixed_s / (self.between_sq * self.per_message_s)).sqrt().min(longest)
+        t_critical((n - 1) as f64) * (self.variance(m) / n as f64).sqrt()
+    }
+
+    /// The m (at least `min_m`) whose rounds give the narrowest `width`: each whole number of
+    /// rounds from MIN_LAUNCHES to as many as the budget holds at `min_m`, at the longest
+    /// launches it leaves.
+    fn best(&self, min_m: f64) -> f64 {
+        let most = self.rounds(min_m).max(MIN_LAUNCHES);
+        let longest = |n: usize| ((self.budget_s / n as f64 - self.fixed_s) / self.per_message_s).max(min_m);
+        let narrowest =
+            (MIN_LAUNCHES..=most).min_by(|&a, &b| self.width(longest(a), a).total_cmp(&self.width(longest(b), b)));
+        longest(narrowest.expect("MIN_LAUNCHES..=most is not empty"))
     }
 }
 
@@ -231,23 +244,33 @@ mod tests {
 
     #[test]
     fn the_best_length_balances_start_up_against_the_spread_between_launches() {
-        // 1 s to start, 1 us a message; between 1%, within 1% at 1M messages: m* = sqrt(1e6 * 1 /
-        // 1e-6) = 1M, where the fixed and the timed parts cost the same.
+        // 1 s to start, 1 us a message; between 1%, within 1% at 1M messages. Without the t
+        // quantile, m* = sqrt(1e6 * 1 / 1e-6) = 1M, where the fixed and the timed parts cost the
+        // same, and 100 s hold 50 such rounds. Over a budget so long that t is flat, that is the
+        // split.
+        let long = Split { budget_s: 1e5, ..split(0.01, 0.01) };
+        assert!((long.best(1.0) / 1e6 - 1.0).abs() < 0.01, "{}", long.best(1.0));
+        // Over 100 s, t(49) still falls with more rounds: a little shorter, never longer.
         let s = split(0.01, 0.01);
-        assert!((s.best(1.0) - 1e6).abs() < 1.0);
-        // No check on m* can beat it: its projected variance x time is the least.
-        let cost = |m: f64| s.variance(m) * (s.fixed_s + s.per_message_s * m);
-        for m in [2e5, 5e5, 9e5, 1.1e6, 2e6, 5e6] {
-            assert!(cost(m) > cost(1e6), "{m}");
-        }
-        // Twice the spread between launches: half the length.
-        assert!((split(0.02, 0.01).best(1.0) - 5e5).abs() < 1.0);
+        let m = s.best(1.0);
+        assert!((0.85e6..1e6).contains(&m), "{m}");
+        // Twice the spread between launches: about half the length.
+        let m = split(0.02, 0.01).best(1.0);
+        assert!((0.4e6..0.5e6).contains(&m), "{m}");
     }
 
     #[test]
-    fn without_spread_between_launches_the_longest_launches_that_leave_enough_win() {
-        // 100 s over MIN_LAUNCHES rounds: 20 s each, 19 s of messages at 1 us.
-        assert!((split(0.0, 0.01).best(1.0) - 19e6).abs() < 1.0);
+    fn few_long_launches_pay_the_t_quantile() {
+        // No spread between launches: without t, the longest launches that leave MIN_LAUNCHES
+        // rounds would win (five of 19 s of messages). With it, t(4) = 2.78 against t(15) = 2.13
+        // buys far more than the extra start-ups cost.
+        let s = split(0.0, 0.01);
+        let m = s.best(1.0);
+        let n = s.rounds(m);
+        assert!((12..=20).contains(&n), "{n} rounds of {m}");
+        assert!(s.width(m, n) < 0.85 * s.width(19e6, 5), "{} against {}", s.width(m, n), s.width(19e6, 5));
+        // One round gives no interval at all.
+        assert_eq!(s.width(m, 1), f64::INFINITY);
         // And never shorter than the blocks an estimate needs.
         let tight = Split { budget_s: 1.0, ..split(0.0, 0.01) };
         assert_eq!(tight.best(20_000.0), 20_000.0);
@@ -290,11 +313,12 @@ mod tests {
         assert_eq!((a.within_pct, a.rounds_at_messages), (0.0, 5));
         assert!((a.half_width_at_messages_pct - a.half_width_pct).abs() < 1e-9, "{a:?}");
         assert!((a.budget_s - 10.0).abs() < 1e-9, "its own rounds' time: {a:?}");
-        // All the spread lies between launches: the shortest launches an estimate allows, as many
-        // as the time holds, and a narrower interval than today's.
-        assert_eq!(a.best_messages, u64::from(settings.batch) * MIN_BLOCKS + settings.warmup);
+        // All the spread lies between launches: as many launches as the time holds at the
+        // shortest an estimate allows (20 blocks: 0.53 s, 18 in 10 s), each stretched to spend
+        // the whole budget (33 blocks), and a narrower interval than today's.
+        assert_eq!((a.best_rounds, a.best_messages), (18, 33 * u64::from(settings.batch) + settings.warmup), "{a:?}");
         assert!(a.to_string().contains(&format!("WARMUP={} in", settings.warmup)), "{a}");
-        assert!(a.best_rounds > 5 && a.best_half_width_pct < a.half_width_pct, "{a:?}");
+        assert!(a.best_half_width_pct < a.half_width_pct, "{a:?}");
         // The other row pays its own start-up, over its own time.
         assert_eq!(go.comparison, "go fast against uuid");
         assert!((go.fixed_s_per_round - 2.5).abs() < 1e-9 && (go.budget_s - 20.0).abs() < 1e-9, "{go:?}");
@@ -305,17 +329,17 @@ mod tests {
     }
     #[test]
     fn a_split_never_projects_wider_than_today_s() {
-        // Three launches whose blocks disagree (the spread is within them), each 2 s with 1.5 s
-        // timed: the model wants longer launches, but five of them (MIN_LAUNCHES) would be
-        // shorter than today's three, and project wider; today's split stands.
+        // Three launches whose blocks disagree (the spread is within them), each 10 s with 0.1 s
+        // timed: the model wants more launches, but the time holds no more than today's three
+        // even at the shortest, which would project wider; today's split stands.
         let mut arms = vec![paired("uuid", &[100_000; 3], |b| b), paired("fast", &[95_000, 96_000, 94_000], |b| b)];
         for (k, run) in arms[1].runs.iter_mut().enumerate() {
             let b = [95_000, 96_000, 94_000][k];
             run.batch_ns = Some(vec![b - 3_000, b + 3_000]);
         }
         for run in arms.iter_mut().flat_map(|a| a.runs.iter_mut()) {
-            run.launch_s = Some(2.0);
-            run.result.as_mut().unwrap().elapsed_ns = 1_500_000_000;
+            run.launch_s = Some(10.0);
+            run.result.as_mut().unwrap().elapsed_ns = 100_000_000;
         }
         let analysis = Analysis::of(&arms, &[(0, 1)]);
         let settings = Settings {

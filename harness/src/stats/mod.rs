@@ -156,6 +156,12 @@ impl Verdict {
 
 pub const ALPHA: f64 = 0.05;
 
+/// Student's t two-sided ALPHA quantile at `df` degrees of freedom (> 0): a 95% interval is the
+/// mean plus or minus this many standard errors.
+pub fn t_critical(df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(1.0 - ALPHA / 2.0)
+}
+
 /// Below this many runs a side no verdict is given: with two runs a t-test has one or two
 /// degrees of freedom and its p-value says little, whatever it is.
 pub const MIN_RUNS: usize = 3;

@@ -104,7 +104,7 @@ pub fn one_sample_t(xs: &[f64]) -> OneSampleT {
         Some(dist) if sd > 0.0 => {
             let se = sd / n.sqrt();
             let t = mean / se;
-            let q = dist.inverse_cdf(1.0 - ALPHA / 2.0);
+            let q = super::t_critical(n - 1.0);
             OneSampleT {
                 mean,
                 sd,
