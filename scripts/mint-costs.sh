@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Deterministic and wall-clock costs of one message ID, per idgen strategy and per peer a Rust
 # user might pick instead (the sources: `mint-cost list`):
-#   instructions per ID  valgrind --tool=callgrind on `mint-cost run NAME -n N`, minus its baseline
+#   instructions per ID  valgrind --tool=callgrind on `mint-cost run NAME -n N`, minus its baseline;
+#                        for idgen's pools, the share in the cipher, keystream and refill functions
 #   getrandom per 1000   `harness syscalls --trace getrandom` (strace -f -c) on the same command,
 #                        minus the baseline
 #   ns per ID            `mint-cost record` times every source itself, RUNS runs at 1 and 2 threads

@@ -23,14 +23,15 @@ fn fmt_spread(v: &Value) -> String {
 /// The strategy table the docs carry and the results file starts with.
 pub fn table(json: &Value) -> Vec<String> {
     let mut lines = vec![
-        "| source | Ir/ID | getrandom per 1000 IDs | ns/ID, 1 thread: median (min .. max) over runs | ns/ID, 2 threads | 2t / 1t | 1t / AES floor |".to_owned(),
-        "|---|---:|---:|---:|---:|---:|---:|".to_owned(),
+        "| source | Ir/ID | of which keystream | getrandom per 1000 IDs | ns/ID, 1 thread: median (min .. max) over runs | ns/ID, 2 threads | 2t / 1t | 1t / AES floor |".to_owned(),
+        "|---|---:|---:|---:|---:|---:|---:|---:|".to_owned(),
     ];
     for r in json["strategies"].as_array().into_iter().flatten() {
         lines.push(format!(
-            "| {} | {:.2} | {:.4} | {} | {} | {:.3} | {} |",
+            "| {} | {:.2} | {} | {:.4} | {} | {} | {:.3} | {} |",
             r["name"].as_str().unwrap_or("?"),
             r["ir_per_id"].as_f64().unwrap_or(f64::NAN),
+            r["keystream_ir_per_id"].as_f64().map_or("-".to_owned(), |k| format!("{k:.2}")),
             r["getrandom_per_1000"].as_f64().unwrap_or(f64::NAN),
             fmt_spread(&r["ns_per_id"]),
             fmt_spread(&r["ns_per_id_2_threads"]),
@@ -61,6 +62,32 @@ pub fn floor_line(json: &Value) -> String {
         num("cycles_per_16_bytes"),
         num("clock_ghz"),
         num("ns_per_16_bytes"),
+    )
+}
+
+/// Where `mint()`'s and `fill()`'s instructions go, against the least an AES-128 block takes
+/// under callgrind; empty for a file recorded before the keystream's share was.
+pub fn profile_line(json: &Value) -> String {
+    let row = |name: &str| json["strategies"].as_array().and_then(|ss| ss.iter().find(|s| s["name"] == name));
+    let num = |name: &str, key: &str| row(name).and_then(|r| r[key].as_f64());
+    let (Some(fast), Some(fast_k), Some(fill), Some(fill_k), Some(counter), Some(block)) = (
+        num("fast", "ir_per_id"),
+        num("fast", "keystream_ir_per_id"),
+        num("fill", "ir_per_id"),
+        num("fill", "keystream_ir_per_id"),
+        num("counter", "ir_per_id"),
+        json["aes_block_ir_under_callgrind"].as_f64(),
+    ) else {
+        return String::new();
+    };
+    format!(
+        "Where the instructions go (callgrind, each function's own): of `fast`'s {fast:.2} Ir/ID, {fast_k:.2} run in the \
+         keystream (the cipher with its counter blocks, and the refill) and {:.2} in the hand-out and the caller's loop \
+         that stores each ID (`counter`, one add in the same loop, costs {counter:.2}); of `fill`'s {fill:.2}, {fill_k:.2} \
+         are the keystream. Under callgrind an AES-128 block takes at least {block:.0} instructions (its 10 rounds, the \
+         first key's XOR and the store), so no AES-128 keystream of one block per ID reaches fewer than {block:.0} Ir/ID \
+         there, and `mint()` adds its hand-out to that.",
+        fast - fast_k
     )
 }
 
@@ -105,6 +132,10 @@ pub fn markdown(json: &Value) -> String {
         fmt_spread(&json["speedup_vs_rand_random_u128"]),
         fmt_spread(&json["speedup_vs_uuid_new_v4"])
     ));
+    let profile = profile_line(json);
+    if !profile.is_empty() {
+        md.extend([String::new(), profile]);
+    }
     md.extend([String::new(), "| target | value | met |".into(), "|---|---:|---|".into()]);
     for t in json["targets"].as_array().into_iter().flatten() {
         md.push(format!(
@@ -115,4 +146,28 @@ pub fn markdown(json: &Value) -> String {
         ));
     }
     md.join("\n") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_profile_splits_mint_into_keystream_and_hand_out_and_is_absent_from_older_files() {
+        let strategies = json!([
+            { "name": "fast", "ir_per_id": 27.0, "keystream_ir_per_id": 16.0 },
+            { "name": "fill", "ir_per_id": 15.75, "keystream_ir_per_id": 15.5 },
+            { "name": "counter", "ir_per_id": 3.75, "keystream_ir_per_id": null },
+        ]);
+        let line = profile_line(&json!({ "strategies": strategies, "aes_block_ir_under_callgrind": 12.0 }));
+        assert!(line.contains("of `fast`'s 27.00 Ir/ID, 16.00 run in the keystream"), "{line}");
+        assert!(line.contains("and 11.00 in the hand-out"), "{line}");
+        assert!(line.contains("fewer than 12 Ir/ID"), "{line}");
+        // A file from before the keystream's share was recorded: no line, and its table says "-".
+        let older = json!({ "strategies": [{ "name": "fast", "ir_per_id": 27.0 }] });
+        assert_eq!(profile_line(&older), "");
+        assert!(table(&older)[2].starts_with("| fast | 27.00 | - |"), "{:?}", table(&older));
+        assert!(!markdown(&older).contains("Where the instructions go"));
+    }
 }

@@ -365,6 +365,45 @@ fn callgrind_ir(dir: &Path, name: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{}: no summary line", path.display()))
 }
 
+/// The functions a pool's keystream runs in: the cipher (its backend, with our counter blocks
+/// inlined), the keystream's own code and the pool's refill.
+fn in_keystream(function: &str) -> bool {
+    ["aes::", "chacha", "keystream", "refill"].iter().any(|part| function.contains(part))
+}
+
+/// callgrind's own (exclusive) instructions of `run NAME` in the functions `keep` accepts.
+/// The format names a function once as `fn=(id) name` (or `cfn=`) and then by `(id)`; a cost
+/// line is positions then the count, and the line after `calls=` is a call's inclusive cost,
+/// which is the callee's, not the caller's own.
+fn callgrind_self_ir(dir: &Path, name: &str, keep: impl Fn(&str) -> bool) -> Result<f64, String> {
+    let path = dir.join(format!("callgrind.{name}"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut names = std::collections::HashMap::new();
+    let mut name_of = |spec: &str| {
+        let (id, given) = spec.split_once(") ").map_or((spec.trim_end_matches(')'), None), |(i, n)| (i, Some(n)));
+        if let Some(given) = given {
+            names.insert(id.to_owned(), given.to_owned());
+        }
+        names.get(id).cloned().unwrap_or_default()
+    };
+    let (mut counting, mut after_call, mut total) = (false, false, 0u64);
+    for line in text.lines() {
+        if let Some(spec) = line.strip_prefix("fn=(") {
+            counting = keep(&name_of(spec));
+        } else if let Some(spec) = line.strip_prefix("cfn=(") {
+            name_of(spec);
+        } else if line.starts_with("calls=") {
+            after_call = true;
+        } else if line.starts_with(|c: char| c.is_ascii_digit() || "+-*".contains(c)) {
+            if counting && !after_call {
+                total += line.split_whitespace().last().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            }
+            after_call = false;
+        }
+    }
+    Ok(total as f64)
+}
+
 /// getrandom calls of `run NAME`, as `harness syscalls --trace getrandom` printed them.
 fn getrandom_calls(dir: &Path, name: &str) -> Result<f64, String> {
     let path = dir.join(format!("syscalls.{name}.json"));
@@ -392,11 +431,16 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
                 .push(json!({ "threads": threads, "ns_per_id": spread(per_run.clone()), "run_medians": per_run }));
         }
         let ir = (callgrind_ir(counts, name)? - callgrind_ir(counts, "baseline")?) / counted;
+        let keystream_ir = (group == Group::Idgen)
+            .then(|| callgrind_self_ir(counts, name, in_keystream))
+            .transpose()?
+            .filter(|&k| k > 0.0)
+            .map(|k| k / counted);
         let calls = (getrandom_calls(counts, name)? - getrandom_calls(counts, "baseline")?) / counted * 1000.0;
         let (one, two) = (by_threads[0]["ns_per_id"]["median"].as_f64(), by_threads[1]["ns_per_id"]["median"].as_f64());
         rows.push(json!({
             "name": name, "group": if group == Group::Idgen { "idgen" } else { "peer" }, "what": what,
-            "ir_per_id": ir, "getrandom_per_1000": calls,
+            "ir_per_id": ir, "keystream_ir_per_id": keystream_ir, "getrandom_per_1000": calls,
             "ns_per_id": by_threads[0]["ns_per_id"], "ns_per_id_2_threads": by_threads[1]["ns_per_id"],
             "two_thread_ratio": two.zip(one).map(|(t, o)| t / o),
             "x_aes_floor": one.zip(floor_ns).map(|(o, f)| o / f),
@@ -461,6 +505,8 @@ fn record(counts: &Path, n: u64, runs: usize, command: &str, out: &Path) -> Resu
         "fork_model": format!("{:?}", idgen::fork_model()),
         "aes_hardware": aes::hardware_accelerated(),
         "aes_floor": floor,
+        // valgrind runs AES-NI's one block per instruction: the rounds, the first key's XOR, the store.
+        "aes_block_ir_under_callgrind": ROUNDS + 2.0,
         "ids_per_counted_run": counted,
         "timing": format!("{SAMPLES} samples of {SAMPLE_BATCHES} x {BATCH} IDs after one warm-up, per run the median sample (of all threads' samples); {runs} runs per source and thread count"),
         "unit": { "ir_per_id": "user-space instructions per ID", "ns_per_id": "ns per ID per thread" },
@@ -491,4 +537,23 @@ fn cpuinfo(field: &str) -> Option<String> {
 
 fn cpu_model() -> String {
     cpuinfo("model name").unwrap_or_else(|| "unknown CPU".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_function_s_own_instructions_leave_out_what_it_calls() {
+        // A caller (5 + 2 own) calls the cipher (inclusive 40, not the caller's), which is named
+        // in full at the call and by id in its own block (30 own, then 10 more after "+2").
+        let dir = std::env::temp_dir().join(format!("mint-cost-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "events: Ir\nsummary: 47\n\nfn=(1) mint_cost::main\n3 5\ncfn=(2) aes::backends::x86_aes::Aes<_>::encrypt\ncalls=1 0\n4 40\n+1 2\n\nfn=(2)\n0 30\n+2 10\n";
+        std::fs::write(dir.join("callgrind.fill"), text).unwrap();
+        assert_eq!(callgrind_self_ir(&dir, "fill", in_keystream), Ok(40.0));
+        assert_eq!(callgrind_self_ir(&dir, "fill", |f| f == "mint_cost::main"), Ok(7.0));
+        assert_eq!(callgrind_ir(&dir, "fill"), Ok(47.0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -316,10 +316,15 @@ fn row_seconds(w: &Value, cmp: &Value) -> f64 {
 /// idgen's strategies: instructions and ns per ID, and the distance from the AES floor.
 fn mint_costs(root: &Path, doc: &Path) -> Result<String> {
     let json = load(root, "mint-costs")?;
-    Ok(source(doc, "mint-costs", &json)
+    let mut block = source(doc, "mint-costs", &json)
         + &crate::mint_costs::floor_line(&json)
         + "\n\n"
-        + &crate::mint_costs::table(&json).join("\n"))
+        + &crate::mint_costs::table(&json).join("\n");
+    let profile = crate::mint_costs::profile_line(&json);
+    if !profile.is_empty() {
+        block += &format!("\n\n{profile}");
+    }
+    Ok(block)
 }
 
 /// A mint report's strategy of this name (null where it has none).
