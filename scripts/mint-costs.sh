@@ -7,8 +7,8 @@
 #                        minus the baseline
 #   ns per ID            `mint-cost record` times every source itself, RUNS runs at 1 and 2 threads
 #   AES-128 floor        10 rounds per 16 bytes at the instruction tables' rate for this CPU's cores
-#                        (/proc/cpuinfo), in ns at the clock a chain of dependent adds measures; each
-#                        source's 1-thread ns/ID is reported over it
+#                        (/proc/cpuinfo), in ns at the clock a chain of dependent register adds
+#                        measures; each source's 1-thread ns/ID is reported over it
 # mint-cost (idgen/examples/mint-cost.rs) reads the counts and writes results/mint-costs.json;
 # `harness mint-costs` writes results/mint-costs.md from it, and `harness docs` the documents'
 # generated blocks (idgen/README.md, README.md, docs/). Takes a few minutes.

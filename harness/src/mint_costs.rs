@@ -51,7 +51,7 @@ pub fn floor_line(json: &Value) -> String {
     let num = |k: &str| f[k].as_f64().unwrap_or(f64::NAN);
     format!(
         "AES-128 keystream floor on {} ({}): {} rounds of {} at the instruction tables' reciprocal throughput of {} cycles \
-         ({} blocks an instruction), {:.2} cycles per 16 bytes; at the {:.2} GHz measured here (a chain of dependent adds) \
+         ({} blocks an instruction), {:.2} cycles per 16 bytes; at the {:.2} GHz measured here (a chain of dependent register adds) \
          {:.3} ns per ID.",
         f["cpu"].as_str().unwrap_or("?"),
         f["cores"].as_str().unwrap_or("?"),

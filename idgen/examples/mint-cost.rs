@@ -129,21 +129,23 @@ fn aes_floor() -> Value {
     })
 }
 
-/// This core's clock while busy, in GHz: a chain of dependent adds retires one a cycle. The
-/// fastest of 9 timings, since being preempted only slows one down.
+/// This core's clock while busy, in GHz: a chain of dependent register-to-register adds retires
+/// one a cycle. Not adds of an immediate: newer Intel cores fold a chain of those at rename,
+/// several a cycle, and read several times their clock. The fastest of 9 timings, since being
+/// preempted only slows one down.
 #[cfg(target_arch = "x86_64")]
 fn clock_ghz() -> Option<f64> {
     const LOOPS: u64 = 1 << 22;
     let once = || {
         let start = Instant::now();
-        let mut x = 0u64;
+        let (mut x, one) = (0u64, black_box(1u64));
         for _ in 0..LOOPS {
             // SAFETY: register arithmetic only.
             unsafe {
                 std::arch::asm!(
-                    "add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
-                    "add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
-                    x = inout(reg) x, options(nomem, nostack),
+                    "add {x}, {one}", "add {x}, {one}", "add {x}, {one}", "add {x}, {one}",
+                    "add {x}, {one}", "add {x}, {one}", "add {x}, {one}", "add {x}, {one}",
+                    x = inout(reg) x, one = in(reg) one, options(nomem, nostack),
                 )
             };
         }
