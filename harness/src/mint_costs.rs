@@ -65,11 +65,16 @@ pub fn floor_line(json: &Value) -> String {
     )
 }
 
+/// A mint report's strategy of this name (null where it has none): mint-costs and the languages'
+/// own benchmarks list theirs alike.
+pub fn strategy<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["strategies"].as_array().and_then(|ss| ss.iter().find(|s| s["name"] == name)).unwrap_or(&Value::Null)
+}
+
 /// Where `mint()`'s and `fill()`'s instructions go, against the least an AES-128 block takes
 /// under callgrind; empty for a file recorded before the keystream's share was.
 pub fn profile_line(json: &Value) -> String {
-    let row = |name: &str| json["strategies"].as_array().and_then(|ss| ss.iter().find(|s| s["name"] == name));
-    let num = |name: &str, key: &str| row(name).and_then(|r| r[key].as_f64());
+    let num = |name: &str, key: &str| strategy(json, name)[key].as_f64();
     let (Some(fast), Some(fast_k), Some(fill), Some(fill_k), Some(counter), Some(block)) = (
         num("fast", "ir_per_id"),
         num("fast", "keystream_ir_per_id"),

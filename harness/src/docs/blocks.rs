@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::link;
+use crate::mint_costs::strategy;
 use crate::runner::figures::interval;
 use crate::runner::settings;
 use crate::stats::disjoint;
@@ -325,11 +326,6 @@ fn mint_costs(root: &Path, doc: &Path) -> Result<String> {
         block += &format!("\n\n{profile}");
     }
     Ok(block)
-}
-
-/// A mint report's strategy of this name (null where it has none).
-fn strategy<'a>(json: &'a Value, name: &str) -> &'a Value {
-    json["strategies"].as_array().and_then(|ss| ss.iter().find(|s| s["name"] == name)).unwrap_or(&Value::Null)
 }
 
 /// The languages' own benchmarks: ns per ID of uuid, fast and counter.

@@ -66,8 +66,7 @@ pub fn launches(arms: &[Arm], design: Design) -> Vec<Vec<usize>> {
             Design::Processes => None,
             Design::Paired => arm.control.is_none().then(|| arm.sdk.clone()),
             Design::Lockstep if arm.control.is_some() => Some("control".into()),
-            Design::Lockstep if sdk::find(&arm.sdk).is_err() => Some("rows of one's own".into()),
-            Design::Lockstep => Some(arm.sdk.clone()),
+            Design::Lockstep => Some(sdk::set_of(&arm.sdk).to_owned()),
         }
     };
     let mut launches: Vec<(Option<String>, Vec<usize>)> = Vec::new();

@@ -143,6 +143,14 @@ pub fn find(name: &str) -> anyhow::Result<&'static Sdk> {
     })
 }
 
+/// The one lock-step set every row of one's own (`--producer`) shares.
+pub const OWN_ROWS: &str = "rows of one's own";
+
+/// The lock-step set a row's arms run in: a built-in row's own, or the one of rows of one's own.
+pub fn set_of(row: &str) -> &str {
+    if find(row).is_ok() { row } else { OWN_ROWS }
+}
+
 /// The repository root: where sdks/ and results/ live.
 pub fn repo_root() -> PathBuf {
     std::env::var_os("MINTBENCH_ROOT")

@@ -1023,11 +1023,16 @@ impl Layer {
             check_file_name("NAME", &s.name)?;
         }
         if let Some(path) = &s.split {
-            // A built-in row is a launch of its own; rows of one's own share one.
-            let own: Vec<String> = s.producers.iter().map(|p| p.name.clone()).collect();
-            let mut launches: Vec<Vec<String>> =
-                s.sdks.iter().filter(|n| !own.contains(n)).map(|n| vec![n.clone()]).collect();
-            launches.extend((!own.is_empty()).then_some(own));
+            // The rows of each lock-step set (sdk::set_of, as schedule::launches groups them),
+            // rows of one's own last.
+            let mut launches: Vec<Vec<String>> = Vec::new();
+            for row in &s.sdks {
+                match launches.iter_mut().find(|l| sdk::set_of(&l[0]) == sdk::set_of(row)) {
+                    Some(set) => set.push(row.clone()),
+                    None => launches.push(vec![row.clone()]),
+                }
+            }
+            launches.sort_by_key(|l| sdk::set_of(&l[0]) == sdk::OWN_ROWS);
             s.rows = split::read(path, &s.name, &launches)?;
             for r in &s.rows {
                 plan_warmup(&s, &msg_ids[0], r.messages, Some(r.warmup)).map_err(|e| {
