@@ -13,7 +13,7 @@
 //! launches, moves the best split to more and shorter ones, so every whole number of rounds the
 //! budget holds is tried.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
@@ -26,11 +26,12 @@ pub const MIN_LAUNCHES: usize = 5;
 /// Fewest blocks a launch's estimate is taken over.
 const MIN_BLOCKS: u64 = 20;
 
-/// The recommendation for the launches one group of comparisons shares (an SDK row's lock-step
-/// sets or paired processes, or the set of your own rows), read from the group's comparison whose
-/// interval is widest (the one PRECISION waits on).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Allocation {
+/// What one group of comparisons' own rounds measured (an SDK row's lock-step sets or paired
+/// processes, or the set of your own rows), read from the group's comparison whose interval is
+/// widest (the one PRECISION waits on): the model's inputs, which a report keeps so that a later
+/// run's SPLIT advises from them by the model of its own day.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
     /// The comparison it is read from, `after` against `before`.
     pub comparison: String,
     /// Per round (every launch of the group once): seconds that do not depend on MESSAGES,
@@ -51,6 +52,14 @@ pub struct Allocation {
     pub warmup: u64,
     pub rounds: usize,
     pub half_width_pct: f64,
+}
+
+/// The recommendation for one group's launches: what they measured, and the split of the same
+/// time that would narrow the widest interval most.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Allocation {
+    #[serde(flatten)]
+    pub measured: Measured,
     /// At today's MESSAGES, the rounds the budget holds and the half-width they would give.
     pub rounds_at_messages: usize,
     pub half_width_at_messages_pct: f64,
@@ -78,57 +87,68 @@ impl Allocation {
                 let (widest, h0) =
                     judged.iter().filter(|(c, _)| launch.contains(&c.after_arm)).max_by(|a, b| a.1.total_cmp(&b.1))?;
                 let group: Vec<&Arm> = launch.iter().map(|&i| &arms[i]).collect();
-                Allocation::for_group(&group, widest, *h0, &settings.for_launch(group.iter().copied()))
+                let settings = settings.for_launch(group.iter().copied());
+                Some(Measured::of(&group, widest, *h0, &settings)?.advise(settings.batch))
             })
             .collect()
     }
+}
 
-    /// The split for the arms of one launch, read from `widest`, its comparison whose interval
-    /// is widest (`h0`).
-    fn for_group(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings) -> Option<Allocation> {
+impl Measured {
+    /// What the arms of one launch measured, read from `widest`, its comparison whose interval is
+    /// widest (`h0`).
+    fn of(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings) -> Option<Measured> {
         let paired = widest.paired.as_ref()?;
+        let within_pct = widest.blocks_sd_pct?;
         let (fixed_s, timed_s, rounds) = launch_times(group)?;
-        let warmup = settings.warmup;
-        let m0 = settings.messages.checked_sub(warmup).filter(|&m| m > 0)? as f64;
-        let budget_s = (fixed_s + timed_s) * rounds as f64;
+        let m0 = settings.messages.checked_sub(settings.warmup).filter(|&m| m > 0)? as f64;
+        Some(Measured {
+            comparison: format!("{} {} against {}", widest.sdk, widest.after, widest.before),
+            fixed_s_per_round: fixed_s,
+            ns_per_message_per_round: 1e9 * timed_s / m0,
+            between_pct: 100.0 * (paired.t.sd.powi(2) - (within_pct / 100.0).powi(2)).max(0.0).sqrt(),
+            within_pct,
+            budget_s: (fixed_s + timed_s) * rounds as f64,
+            messages: settings.messages,
+            warmup: settings.warmup,
+            rounds,
+            half_width_pct: h0,
+        })
+    }
+
+    /// The split of the same time, in launches of whole `batch`es, that narrows the interval
+    /// most; today's where the time is too short for the model to leave its launches (a quick
+    /// run) and it would project wider. A measurement without timed messages is not advised on.
+    pub fn advise(self, batch: u32) -> Allocation {
+        let warmup = self.warmup;
+        let m0 = self.messages.saturating_sub(warmup).max(1) as f64;
         let split = Split {
-            fixed_s,
-            per_message_s: timed_s / m0,
-            between_sq: (paired.t.sd.powi(2) - (widest.blocks_sd_pct? / 100.0).powi(2)).max(0.0),
-            within_sq_m0: (widest.blocks_sd_pct? / 100.0).powi(2) * m0,
-            budget_s,
+            fixed_s: self.fixed_s_per_round,
+            per_message_s: self.ns_per_message_per_round / 1e9,
+            between_sq: (self.between_pct / 100.0).powi(2),
+            within_sq_m0: (self.within_pct / 100.0).powi(2) * m0,
+            budget_s: self.budget_s,
         };
         // The half-width at m timed messages in n rounds, scaled from today's.
-        let project = |m: f64, n: usize| h0 * split.width(m, n) / split.width(m0, rounds);
-        let min_m = (settings.batch as u64 * MIN_BLOCKS) as f64;
-        let best_m = split.best(min_m, f64::from(settings.batch));
+        let project = |m: f64, n: usize| self.half_width_pct * split.width(m, n) / split.width(m0, self.rounds);
+        let min_m = (u64::from(batch) * MIN_BLOCKS) as f64;
+        let best_m = split.best(min_m, f64::from(batch));
         let at = |messages: u64| {
             let m = (messages - warmup) as f64;
             let n = split.rounds(m);
             (messages, n, project(m, n))
         };
-        let now = at(settings.messages);
-        // The model's split, or where the time is too short for it to leave its launches (a
-        // quick run) and it would project wider, today's.
+        let now = at(self.messages);
         let (best_messages, best_rounds, best_half_width_pct) =
             [at(best_m as u64 + warmup), now].into_iter().min_by(|a, b| a.2.total_cmp(&b.2)).expect("two candidates");
-        Some(Allocation {
-            comparison: format!("{} {} against {}", widest.sdk, widest.after, widest.before),
-            fixed_s_per_round: fixed_s,
-            ns_per_message_per_round: 1e9 * timed_s / m0,
-            between_pct: 100.0 * split.between_sq.sqrt(),
-            within_pct: widest.blocks_sd_pct?,
-            budget_s,
-            messages: settings.messages,
-            warmup,
-            rounds,
-            half_width_pct: h0,
+        Allocation {
+            measured: self,
             rounds_at_messages: now.1,
             half_width_at_messages_pct: now.2,
             best_messages,
             best_rounds,
             best_half_width_pct,
-        })
+        }
     }
 }
 
@@ -136,24 +156,25 @@ impl std::fmt::Display for Allocation {
     /// One sentence for the report: where the spread lives, what a round costs, and the split
     /// of the same time that would narrow the widest interval most.
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let m = &self.measured;
         write!(
             f,
             "{}: launches add {:.2}% of spread and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
              In the time these rounds took ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
              MESSAGES={} WARMUP={} in {} rounds would give about {:.2}%",
-            self.comparison,
-            self.between_pct,
-            self.within_pct,
-            self.fixed_s_per_round,
-            self.ns_per_message_per_round,
-            self.budget_s,
-            self.messages,
+            m.comparison,
+            m.between_pct,
+            m.within_pct,
+            m.fixed_s_per_round,
+            m.ns_per_message_per_round,
+            m.budget_s,
+            m.messages,
             self.rounds_at_messages,
             self.half_width_at_messages_pct,
-            self.half_width_pct,
-            self.rounds,
+            m.half_width_pct,
+            m.rounds,
             self.best_messages,
-            self.warmup,
+            m.warmup,
             self.best_rounds,
             self.best_half_width_pct,
         )
@@ -328,20 +349,26 @@ mod tests {
         };
         let all = Allocation::of(&arms, &analysis, &settings);
         let [a, go] = &all[..] else { panic!("one per row: {all:?}") };
-        assert_eq!(a.comparison, "rust fast against uuid");
-        assert!((a.fixed_s_per_round - 0.5).abs() < 1e-9 && a.rounds == 5, "{a:?}");
-        assert_eq!((a.within_pct, a.rounds_at_messages), (0.0, 5));
-        assert!((a.half_width_at_messages_pct - a.half_width_pct).abs() < 1e-9, "{a:?}");
-        assert!((a.budget_s - 10.0).abs() < 1e-9, "its own rounds' time: {a:?}");
+        assert_eq!(a.measured.comparison, "rust fast against uuid");
+        assert!((a.measured.fixed_s_per_round - 0.5).abs() < 1e-9 && a.measured.rounds == 5, "{a:?}");
+        assert_eq!((a.measured.within_pct, a.rounds_at_messages), (0.0, 5));
+        assert!((a.half_width_at_messages_pct - a.measured.half_width_pct).abs() < 1e-9, "{a:?}");
+        assert!((a.measured.budget_s - 10.0).abs() < 1e-9, "its own rounds' time: {a:?}");
         // All the spread lies between launches: as many launches as the time holds at the
         // shortest an estimate allows (20 blocks: 0.53 s, 18 in 10 s), each stretched to spend
         // the whole budget (33 blocks), and a narrower interval than today's.
         assert_eq!((a.best_rounds, a.best_messages), (18, 33 * u64::from(settings.batch) + settings.warmup), "{a:?}");
         assert!(a.to_string().contains(&format!("WARMUP={} in", settings.warmup)), "{a}");
-        assert!(a.best_half_width_pct < a.half_width_pct, "{a:?}");
+        // A report keeps the measurement: advised again from its JSON, it gives the same split.
+        let kept: Measured = serde_json::from_value(serde_json::to_value(a).unwrap()).unwrap();
+        assert_eq!(kept.advise(settings.batch), *a);
+        assert!(a.best_half_width_pct < a.measured.half_width_pct, "{a:?}");
         // The other row pays its own start-up, over its own time.
-        assert_eq!(go.comparison, "go fast against uuid");
-        assert!((go.fixed_s_per_round - 2.5).abs() < 1e-9 && (go.budget_s - 20.0).abs() < 1e-9, "{go:?}");
+        assert_eq!(go.measured.comparison, "go fast against uuid");
+        assert!(
+            (go.measured.fixed_s_per_round - 2.5).abs() < 1e-9 && (go.measured.budget_s - 20.0).abs() < 1e-9,
+            "{go:?}"
+        );
         assert!(go.best_rounds < a.best_rounds, "{go:?} against {a:?}");
         // One process per arm has no blocks to split by.
         let processes = Settings { design: Design::Processes, ..settings };
@@ -367,7 +394,7 @@ mod tests {
             ..crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
         };
         let [a] = &Allocation::of(&arms, &analysis, &settings)[..] else { panic!("one row") };
-        assert!(a.within_pct > a.between_pct, "{a:?}");
+        assert!(a.measured.within_pct > a.measured.between_pct, "{a:?}");
         assert_eq!((a.best_messages, a.best_rounds), (settings.messages, 3), "{a:?}");
         assert_eq!(a.best_half_width_pct, a.half_width_at_messages_pct);
     }

@@ -24,7 +24,7 @@ pub mod affinity;
 pub mod producer_spec;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
-/// SPLIT: each row's MESSAGES and REPEAT from an earlier report's Budget lines.
+/// SPLIT: each row's MESSAGES and REPEAT advised from what an earlier report's Budget lines measured.
 pub mod split;
 /// The one table of settings, and a workload's resolved values.
 pub mod settings;

@@ -471,7 +471,7 @@ pub const SPLIT: Setting = Setting {
     env: "SPLIT",
     flag: "split",
     aliases: &[],
-    help: "An earlier report's JSON (a lock-step or paired run of the same workloads and rows): each SDK row runs the MESSAGES, WARMUP and REPEAT its Budget line there advised, in the time that row took there. Give this run its own NAME. none: every row runs MESSAGES and REPEAT.",
+    help: "An earlier report's JSON (a lock-step or paired run of the same workloads and rows): each SDK row runs the MESSAGES, WARMUP and REPEAT that today's model advises from what its Budget line there measured (start-up, cost per message, spread), in the time that row took there. Give this run its own NAME. none: every row runs MESSAGES and REPEAT.",
     default: Fallback::Value("none"),
     to_producer: false,
     in_suite: true,
@@ -1033,7 +1033,7 @@ impl Layer {
                 }
             }
             launches.sort_by_key(|l| sdk::set_of(&l[0]) == sdk::OWN_ROWS);
-            s.rows = split::read(path, &s.name, &launches)?;
+            s.rows = split::read(path, &s.name, &launches, s.batch)?;
             for r in &s.rows {
                 plan_warmup(&s, &msg_ids[0], r.messages, Some(r.warmup)).map_err(|e| {
                     anyhow::anyhow!(
