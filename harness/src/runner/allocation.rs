@@ -103,7 +103,7 @@ impl Measured {
         let (fixed_s, timed_s, rounds) = launch_times(group)?;
         let m0 = settings.messages.checked_sub(settings.warmup).filter(|&m| m > 0)? as f64;
         Some(Measured {
-            comparison: format!("{} {} against {}", widest.sdk, widest.after, widest.before),
+            comparison: widest.name(),
             fixed_s_per_round: fixed_s,
             ns_per_message_per_round: 1e9 * timed_s / m0,
             between_pct: 100.0 * (paired.t.sd.powi(2) - (within_pct / 100.0).powi(2)).max(0.0).sqrt(),
@@ -116,19 +116,35 @@ impl Measured {
         })
     }
 
+    /// Timed messages per launch (at least one).
+    fn timed(&self) -> f64 {
+        self.messages.saturating_sub(self.warmup).max(1) as f64
+    }
+
+    fn split(&self) -> Split {
+        Split {
+            fixed_s: self.fixed_s_per_round,
+            per_message_s: self.ns_per_message_per_round / 1e9,
+            between_sq: (self.between_pct / 100.0).powi(2),
+            within_sq_m0: (self.within_pct / 100.0).powi(2) * self.timed(),
+            budget_s: self.budget_s,
+        }
+    }
+
+    /// The variance of one launch's log ratio at `messages` a launch (warm-up included, the same
+    /// warm-up), as this measurement predicts it: what launches add between them, taken as the
+    /// same at any length, and their blocks' share, which falls as one over the timed messages.
+    pub fn launch_variance(&self, messages: u64) -> f64 {
+        self.split().variance(messages.saturating_sub(self.warmup).max(1) as f64)
+    }
+
     /// The split of the same time, in launches of whole `batch`es, that narrows the interval
     /// most; today's where the time is too short for the model to leave its launches (a quick
     /// run) and it would project wider. A measurement without timed messages is not advised on.
     pub fn advise(self, batch: u32) -> Allocation {
         let warmup = self.warmup;
-        let m0 = self.messages.saturating_sub(warmup).max(1) as f64;
-        let split = Split {
-            fixed_s: self.fixed_s_per_round,
-            per_message_s: self.ns_per_message_per_round / 1e9,
-            between_sq: (self.between_pct / 100.0).powi(2),
-            within_sq_m0: (self.within_pct / 100.0).powi(2) * m0,
-            budget_s: self.budget_s,
-        };
+        let m0 = self.timed();
+        let split = self.split();
         // The half-width at m timed messages in n rounds, scaled from today's.
         let project = |m: f64, n: usize| self.half_width_pct * split.width(m, n) / split.width(m0, self.rounds);
         let min_m = (u64::from(batch) * MIN_BLOCKS) as f64;

@@ -81,6 +81,11 @@ pub struct ArmComparison {
 }
 
 impl ArmComparison {
+    /// `SDK AFTER against BEFORE`, as reports name a comparison (a row's first word).
+    pub fn name(&self) -> String {
+        format!("{} {} against {}", self.sdk, self.after, self.before)
+    }
+
     /// The half-width of the ratio's 95% interval, in % of the ratio: what PRECISION asks of it
     /// (a 7.8x gain known to +-0.5x is known to about 6%).
     pub fn half_width_pct(&self) -> Option<f64> {

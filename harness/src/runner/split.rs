@@ -10,13 +10,15 @@ use serde::{Deserialize, Serialize};
 
 use super::allocation::Measured;
 
-/// One row's launches: how many messages each (warm-up included), the warm-up, how many rounds.
+/// One row's launches: how many messages each (warm-up included), the warm-up, how many rounds,
+/// and the measurement they were advised from (what this run's launches are held against).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RowSplit {
     pub row: String,
     pub messages: u64,
     pub warmup: u64,
     pub repeat: u32,
+    pub from: Measured,
 }
 
 /// What a report's workload holds of its Budget lines.
@@ -74,6 +76,7 @@ pub fn read(path: &str, workload: &str, rows: &[Vec<String>], batch: u32) -> any
             messages: advice.best_messages,
             warmup: measured.warmup,
             repeat: u32::try_from(advice.best_rounds).unwrap_or(u32::MAX),
+            from: measured.clone(),
         }));
     }
     Ok(splits)

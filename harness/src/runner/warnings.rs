@@ -6,7 +6,7 @@ use super::cpu::MachineTicks;
 use super::figures::paired_change;
 use super::records::{Arm, Warning};
 use super::settings::Settings;
-use crate::stats::{ALPHA, Summary, disjoint, welch};
+use crate::stats::{ALPHA, Summary, disjoint, variance_ratio_p, welch};
 
 /// Below this REPEAT a p-value is weak: Welch has few degrees of freedom and Mann-Whitney
 /// cannot reach p < 0.05 with 3 runs a side.
@@ -97,6 +97,10 @@ impl CpuSample {
     }
 }
 
+/// Below this one-sided p, a row's launches at its SPLIT differ between them more than the
+/// measurement they were advised from predicts.
+const SPLIT_MISREAD_P: f64 = 0.01;
+
 /// The first timed run may be this much slower than the mean of the rest before it warns.
 const FIRST_RUN_SLOWER_PCT: f64 = 10.0;
 
@@ -118,6 +122,7 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
         out.push(w);
     }
     out.extend(analysis.comparisons.iter().chain(&analysis.twins).filter_map(|c| lumps(s, c)));
+    out.extend(split_misread(s, analysis));
     for arm in arms {
         let samples = arm.samples();
         let Some((first, rest)) = samples.split_first() else { continue };
@@ -155,6 +160,49 @@ fn lumps(s: &Settings, c: &ArmComparison) -> Option<Warning> {
         ),
         fix: "quote the verdict for throughput (msgs/s); the \"median block\" (`median` in the JSON) is what a batch without those costs takes, not what the producer sustains".into(),
     })
+}
+
+/// Each row run at a SPLIT whose launches differed between them more than the measurement it
+/// was advised from predicts at that length (the F test of the two variances, the earlier
+/// report's rounds as the reference's degrees of freedom): the split's model takes what launches
+/// add between them as the same at any length, and this row's are not (a runtime still settling
+/// after its warm-up weighs more in a shorter window). Rows of one's own share one line.
+fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
+    let mut out: Vec<Warning> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for r in &s.rows {
+        if seen.contains(&r.from.comparison.as_str()) {
+            continue;
+        }
+        seen.push(&r.from.comparison);
+        let Some(c) = analysis.comparisons.iter().chain(&analysis.twins).find(|c| c.name() == r.from.comparison) else {
+            continue;
+        };
+        let Some(t) = c.paired.as_ref().map(|p| &p.t) else { continue };
+        let predicted = r.from.launch_variance(r.messages);
+        let Some(p) = variance_ratio_p(t.sd.powi(2) / predicted, t.df, (r.from.rounds - 1) as f64) else { continue };
+        if p < SPLIT_MISREAD_P {
+            out.push(Warning {
+                cause: format!(
+                    "workload {}: {} at its SPLIT (MESSAGES={} REPEAT={}): its launches' estimates spread {:.2}%, where the measurement it was advised from ({} rounds of MESSAGES={} in SPLIT={}) predicts {:.2}% at this length (F test p = {p:.4}): this row's launches differ more when shorter, which the split's model does not see",
+                    s.name,
+                    r.from.comparison,
+                    r.messages,
+                    r.repeat,
+                    100.0 * t.sd,
+                    r.from.rounds,
+                    r.from.messages,
+                    s.split.as_deref().unwrap_or("-"),
+                    100.0 * predicted.sqrt(),
+                ),
+                fix: format!(
+                    "run row {} at MESSAGES={} (the length it was measured at) or longer; this report's Budget line for it is read from the shorter launches",
+                    r.row, r.from.messages
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// The control's runs in time order, first half against second half: the machine's speed
@@ -270,6 +318,54 @@ mod tests {
                 && w[0].fix.contains("median block"),
             "{w:?}"
         );
+    }
+
+    #[test]
+    fn a_split_whose_launches_differ_more_than_its_measurement_predicts_is_named() {
+        use crate::runner::allocation::Measured;
+        use crate::runner::records::fixtures::paired;
+        use crate::runner::split::RowSplit;
+        // Ten launches of fast whose estimates spread about 7% against uuid's.
+        let paces = [930, 1070, 925, 1075, 940, 1060, 935, 1065, 930, 1070];
+        let arms = vec![paired("uuid", &[1000; 10], |b| b), paired("fast", &paces, |b| b)];
+        let analysis = Analysis::of(&arms, &[(0, 1)]);
+        // Measured at 1M messages, they spread 1% between launches and 1% within: at 300k (200k
+        // timed) that predicts about 2.3%.
+        let from = |between_pct| Measured {
+            comparison: "rust fast against uuid".into(),
+            fixed_s_per_round: 1.0,
+            ns_per_message_per_round: 1000.0,
+            between_pct,
+            within_pct: 1.0,
+            budget_s: 100.0,
+            messages: 1_000_000,
+            warmup: 100_000,
+            rounds: 10,
+            half_width_pct: 1.0,
+        };
+        let split = |between_pct| Settings {
+            split: Some("earlier.json".into()),
+            rows: vec![RowSplit {
+                row: "rust".into(),
+                messages: 300_000,
+                warmup: 100_000,
+                repeat: 10,
+                from: from(between_pct),
+            }],
+            ..settings_of_w()
+        };
+        let w = results(&split(1.0), &arms, &analysis);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].cause.contains("rust fast against uuid at its SPLIT (MESSAGES=300000 REPEAT=10)")
+                && w[0].cause.contains("(10 rounds of MESSAGES=1000000 in SPLIT=earlier.json) predicts 2.35%")
+                && w[0].fix.starts_with("run row rust at MESSAGES=1000000"),
+            "{w:?}"
+        );
+        // Measured as spreading 6% between launches, the same launches are as predicted.
+        assert_eq!(results(&split(6.0), &arms, &analysis), []);
+        // And a run without SPLIT holds them against nothing.
+        assert_eq!(results(&settings_of_w(), &arms, &analysis), []);
     }
 
     #[test]

@@ -6,7 +6,7 @@ pub mod paired;
 mod power;
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
 
 pub use mann_whitney::{MannWhitney, mann_whitney};
 pub use power::{runs_for, runs_needed};
@@ -162,6 +162,13 @@ pub fn t_critical(df: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(1.0 - ALPHA / 2.0)
 }
 
+/// The one-sided p of a sample variance `ratio` times the one it is held against, the first with
+/// `df_num` degrees of freedom and the second with `df_den` (the F test): how likely a ratio at
+/// least this large is when both estimate one variance. None without degrees of freedom.
+pub fn variance_ratio_p(ratio: f64, df_num: f64, df_den: f64) -> Option<f64> {
+    FisherSnedecor::new(df_num, df_den).ok().map(|f| 1.0 - f.cdf(ratio))
+}
+
 /// Below this many runs a side no verdict is given: with two runs a t-test has one or two
 /// degrees of freedom and its p-value says little, whatever it is.
 pub const MIN_RUNS: usize = 3;
@@ -216,6 +223,15 @@ pub(crate) mod tests {
 
     pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn variance_ratios_match_the_f_table() {
+        // F(9, 9) upper 5% point 3.1789 (the F table), and a ratio of one with equal degrees of
+        // freedom is as likely above as below.
+        assert!(close(variance_ratio_p(3.1789, 9.0, 9.0).unwrap(), 0.05, 1e-4));
+        assert!(close(variance_ratio_p(1.0, 9.0, 9.0).unwrap(), 0.5, 1e-9));
+        assert_eq!(variance_ratio_p(2.0, 0.0, 9.0), None);
     }
 
     #[test]
