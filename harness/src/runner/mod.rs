@@ -36,7 +36,9 @@ pub mod syscalls;
 pub mod launch;
 /// Summaries and comparisons of a workload's arms.
 pub mod analysis;
-/// How a workload's time is best split between launches and their length.
+/// The split model: how a group of launches' time is best split between launches and their length.
+pub mod advice;
+/// Each group of launches' Budget line, from what its own rounds measured.
 pub mod allocation;
 /// A workload's `expect` block, judged.
 pub mod budget;

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::allocation::Measured;
+use super::advice::Measured;
 
 /// One row's launches: how many messages each (warm-up included), the warm-up, how many rounds,
 /// and the measurement they were advised from (what this run's launches are held against).

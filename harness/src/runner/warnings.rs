@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_split_whose_launches_differ_more_than_its_measurement_predicts_is_named() {
-        use crate::runner::allocation::Measured;
+        use crate::runner::advice::Measured;
         use crate::runner::records::fixtures::paired;
         use crate::runner::split::RowSplit;
         // Ten launches of fast whose estimates spread about 7% against uuid's.

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use crate::machine::{self, Machine};
 use crate::producer::Mode;
-use crate::runner::allocation::Allocation;
+use crate::runner::advice::Allocation;
+use crate::runner::allocation;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
 use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning};
@@ -68,7 +69,7 @@ pub fn unit(mode: Mode) -> &'static str {
 impl WorkloadReport {
     fn analyse(&mut self) {
         let analysis = Analysis::of(&self.arms, &baseline_pairs(&self.arms));
-        self.allocations = Allocation::of(&self.arms, &analysis, &self.settings);
+        self.allocations = allocation::of(&self.arms, &analysis, &self.settings);
         self.analysis = Some(analysis);
     }
 
