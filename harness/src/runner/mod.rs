@@ -24,6 +24,8 @@ pub mod affinity;
 pub mod producer_spec;
 /// The SDK rows: how to build and start each producer.
 pub mod sdk;
+/// The split model: how a group of launches' time is best split between launches and their length.
+pub mod advice;
 /// SPLIT: each row's MESSAGES and REPEAT advised from what an earlier report's Budget lines measured.
 pub mod split;
 /// The one table of settings, and a workload's resolved values.
@@ -36,8 +38,6 @@ pub mod syscalls;
 pub mod launch;
 /// Summaries and comparisons of a workload's arms.
 pub mod analysis;
-/// The split model: how a group of launches' time is best split between launches and their length.
-pub mod advice;
 /// Each group of launches' Budget line, from what its own rounds measured.
 pub mod allocation;
 /// A workload's `expect` block, judged.

@@ -3,7 +3,7 @@
 //! lives: many short launches where launches differ more than their blocks, few long ones where
 //! start-up is dear. The earlier report is the measurement (its rows' start-up, cost per message
 //! and spread, as its Budget lines keep them); the advice is today's model's
-//! (`runner::allocation`), not the one that report printed; this run is the one it is for, every
+//! (`runner::advice`), not the one that report printed; this run is the one it is for, every
 //! launch of a row alike.
 
 use serde::{Deserialize, Serialize};

@@ -166,7 +166,7 @@ fn lumps(s: &Settings, c: &ArmComparison) -> Option<Warning> {
 /// was advised from predicts at that length (the F test of the two variances, the earlier
 /// report's rounds as the reference's degrees of freedom): the split's model takes what launches
 /// add between them as the same at any length, and this row's are not (a runtime still settling
-/// after its warm-up weighs more in a shorter window). Rows of one's own share one line.
+/// after its warm-up weighs more in a shorter window, say). Rows of one's own share one line.
 fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
     let mut out: Vec<Warning> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
@@ -180,11 +180,13 @@ fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
         };
         let Some(t) = c.paired.as_ref().map(|p| &p.t) else { continue };
         let predicted = r.from.launch_variance(r.messages);
-        let Some(p) = variance_ratio_p(t.sd.powi(2) / predicted, t.df, (r.from.rounds - 1) as f64) else { continue };
+        let Some(p) = variance_ratio_p(t.sd.powi(2) / predicted, t.df, r.from.rounds.saturating_sub(1) as f64) else {
+            continue;
+        };
         if p < SPLIT_MISREAD_P {
             out.push(Warning {
                 cause: format!(
-                    "workload {}: {} at its SPLIT (MESSAGES={} REPEAT={}): its launches' estimates spread {:.2}%, where the measurement it was advised from ({} rounds of MESSAGES={} in SPLIT={}) predicts {:.2}% at this length (F test p = {p:.4}): this row's launches differ more when shorter, which the split's model does not see",
+                    "workload {}: {} at its SPLIT (MESSAGES={} REPEAT={}): its launches' estimates spread {:.2}%, where the measurement it was advised from ({} rounds of MESSAGES={} in SPLIT={}) predicts {:.2}% at this length (F test p = {p:.4}): this row's launches differ between them by more at this length than at the one measured, which the split's model does not see",
                     s.name,
                     r.from.comparison,
                     r.messages,
@@ -196,7 +198,7 @@ fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
                     100.0 * predicted.sqrt(),
                 ),
                 fix: format!(
-                    "run row {} at MESSAGES={} (the length it was measured at) or longer; this report's Budget line for it is read from the shorter launches",
+                    "run row {} at MESSAGES={}, the length it was measured at; this report's Budget line for it is read from launches of this length",
                     r.row, r.from.messages
                 ),
             });
