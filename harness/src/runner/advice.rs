@@ -12,15 +12,24 @@
 //! `m* = sqrt(within^2 m0 fixed / (between^2 per_message))`; the quantile, steep below about ten
 //! launches, moves the best split to more and shorter ones, so every whole number of rounds the
 //! budget holds is tried.
+//!
+//! `between` is planned on at its upper confidence limit, not its estimate: it is a difference
+//! of two variances read from a few launches, often 0 where the blocks' spread is the larger, and
+//! a split planned on 0 takes the fewest, longest launches, which then differ more than that
+//! (the rows whose ten launches read 0 in pr4076 did, at the splits advised from it).
+//! Too high a `between` costs start-ups, too low one costs launches, and the second costs more
+//! where few remain: the limit plans against it, as a sample size is planned from a pilot's.
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::t_critical;
+use crate::stats::{t_critical, variance_upper_limit};
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
 pub const MIN_LAUNCHES: usize = 5;
 /// Fewest blocks a launch's estimate is taken over.
 const MIN_BLOCKS: u64 = 20;
+/// The one-sided confidence level of the `between` that advice plans on.
+const PLANNED_LEVEL: f64 = 0.8;
 
 /// What one group of comparisons' own rounds measured (an SDK row's lock-step sets or paired
 /// processes, or the set of your own rows), read from the group's comparison whose interval is
@@ -56,6 +65,9 @@ pub struct Measured {
 pub struct Allocation {
     #[serde(flatten)]
     pub measured: Measured,
+    /// What launches add between them as the advice plans on it, in %: the upper limit of
+    /// `between_pct` at PLANNED_LEVEL.
+    pub planned_between_pct: f64,
     /// At today's MESSAGES, the rounds the budget holds and the half-width they would give.
     pub rounds_at_messages: usize,
     pub half_width_at_messages_pct: f64,
@@ -72,11 +84,12 @@ impl Measured {
         self.messages.saturating_sub(self.warmup).max(1) as f64
     }
 
-    fn split(&self) -> Split {
+    /// The model, with what launches add between them at `between_pct`.
+    fn split(&self, between_pct: f64) -> Split {
         Split {
             fixed_s: self.fixed_s_per_round,
             per_message_s: self.ns_per_message_per_round / 1e9,
-            between_sq: (self.between_pct / 100.0).powi(2),
+            between_sq: (between_pct / 100.0).powi(2),
             within_sq_m0: (self.within_pct / 100.0).powi(2) * self.timed(),
             budget_s: self.budget_s,
         }
@@ -86,7 +99,18 @@ impl Measured {
     /// warm-up), as this measurement predicts it: what launches add between them, taken as the
     /// same at any length, and their blocks' share, which falls as one over the timed messages.
     pub fn launch_variance(&self, messages: u64) -> f64 {
-        self.split().variance(messages.saturating_sub(self.warmup).max(1) as f64)
+        self.split(self.between_pct).variance(messages.saturating_sub(self.warmup).max(1) as f64)
+    }
+
+    /// What launches add between them that the advice plans on, in %: the PLANNED_LEVEL upper
+    /// confidence limit of the launches' variance (over `rounds - 1` degrees of freedom) less
+    /// what their blocks add. Where the estimate was clipped to 0, the launches' variance is
+    /// taken as the blocks' alone, at least what the launches showed.
+    pub fn planned_between_pct(&self) -> f64 {
+        let (between, within) = (self.between_pct / 100.0, self.within_pct / 100.0);
+        let launches = between.powi(2) + within.powi(2);
+        variance_upper_limit(launches, self.rounds.saturating_sub(1) as f64, PLANNED_LEVEL)
+            .map_or(self.between_pct, |upper| 100.0 * (upper - within.powi(2)).max(0.0).sqrt())
     }
 
     /// The split of the same time, in launches of whole `batch`es, that narrows the interval
@@ -95,7 +119,8 @@ impl Measured {
     pub fn advise(self, batch: u32) -> Allocation {
         let warmup = self.warmup;
         let m0 = self.timed();
-        let split = self.split();
+        let planned_between_pct = self.planned_between_pct();
+        let split = self.split(planned_between_pct);
         // The half-width at m timed messages in n rounds, scaled from today's.
         let project = |m: f64, n: usize| self.half_width_pct * split.width(m, n) / split.width(m0, self.rounds);
         let min_m = (u64::from(batch) * MIN_BLOCKS) as f64;
@@ -110,6 +135,7 @@ impl Measured {
             [at(best_m as u64 + warmup), now].into_iter().min_by(|a, b| a.2.total_cmp(&b.2)).expect("two candidates");
         Allocation {
             measured: self,
+            planned_between_pct,
             rounds_at_messages: now.1,
             half_width_at_messages_pct: now.2,
             best_messages,
@@ -126,11 +152,14 @@ impl std::fmt::Display for Allocation {
         let m = &self.measured;
         write!(
             f,
-            "{}: launches add {:.2}% of spread and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
+            "{}: launches add {:.2}% of spread (planned on as {:.2}%, its {:.0}% upper limit from {} rounds) and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
              In the time these rounds took ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
              MESSAGES={} WARMUP={} in {} rounds would give about {:.2}%",
             m.comparison,
             m.between_pct,
+            self.planned_between_pct,
+            100.0 * PLANNED_LEVEL,
+            m.rounds,
             m.within_pct,
             m.fixed_s_per_round,
             m.ns_per_message_per_round,
@@ -241,6 +270,47 @@ mod tests {
         let m = s.best(20_000.0, 1000.0);
         assert_eq!((m, s.rounds(m)), (650_000.0, 11));
         assert!(s.width(m, 11) < s.width(9e5, 10));
+    }
+
+    /// A Java-like row's measurement: slow to start, its blocks spread more than its launches.
+    fn measured(between_pct: f64, rounds: usize) -> Measured {
+        Measured {
+            comparison: "java fast against uuid".into(),
+            fixed_s_per_round: 4.6,
+            ns_per_message_per_round: 1283.0,
+            between_pct,
+            within_pct: 3.28,
+            budget_s: 10.0 * (4.6 + 1283e-9 * 9e5),
+            messages: 1_000_000,
+            warmup: 100_000,
+            rounds,
+            half_width_pct: 1.94,
+        }
+    }
+
+    #[test]
+    fn advice_plans_on_the_upper_limit_of_what_launches_add() {
+        // Ten launches whose spread is all their blocks' read 0 between them, which the advice
+        // does not take at its word: planned on the 80% upper limit of the launches' variance
+        // (9 / 5.380 of it) less the blocks', 3.28% x sqrt(9 / 5.380 - 1) = 2.69%.
+        let few = measured(0.0, 10);
+        assert!((few.planned_between_pct() - 3.28 * (9.0f64 / 5.380 - 1.0).sqrt()).abs() < 0.01);
+        // Above the estimate, and nearer it from more launches.
+        let (ten, many) = (measured(1.0, 10).planned_between_pct(), measured(1.0, 200).planned_between_pct());
+        assert!(1.0 < many && many < ten, "{many} from 200 rounds, {ten} from 10");
+        // Planned on 0, the split would be the fewest, longest launches the budget allows;
+        // planned on the limit, more and shorter ones.
+        let on_zero = few.split(0.0);
+        let longest = on_zero.best(20_000.0, 1000.0);
+        let (longest_rounds, longest_messages) = (on_zero.rounds(longest), longest as u64 + few.warmup);
+        let a = few.advise(1000);
+        assert!(a.best_messages < longest_messages && a.best_rounds > longest_rounds, "{a:?}");
+        // The report's line says both.
+        assert!(
+            a.to_string()
+                .contains("launches add 0.00% of spread (planned on as 2.69%, its 80% upper limit from 10 rounds)"),
+            "{a}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ pub mod paired;
 mod power;
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, FisherSnedecor, StudentsT};
 
 pub use mann_whitney::{MannWhitney, mann_whitney};
 pub use power::{runs_for, runs_needed};
@@ -169,6 +169,13 @@ pub fn variance_ratio_p(ratio: f64, df_num: f64, df_den: f64) -> Option<f64> {
     FisherSnedecor::new(df_num, df_den).ok().map(|f| 1.0 - f.cdf(ratio))
 }
 
+/// The one-sided `level` upper confidence limit of a variance whose sample estimate `variance`
+/// has `df` degrees of freedom (chi-squared): the largest true variance such a sample still
+/// leaves plausible at that level. None without degrees of freedom.
+pub fn variance_upper_limit(variance: f64, df: f64, level: f64) -> Option<f64> {
+    ChiSquared::new(df).ok().map(|chi| variance * df / chi.inverse_cdf(1.0 - level))
+}
+
 /// Below this many runs a side no verdict is given: with two runs a t-test has one or two
 /// degrees of freedom and its p-value says little, whatever it is.
 pub const MIN_RUNS: usize = 3;
@@ -232,6 +239,15 @@ pub(crate) mod tests {
         assert!(close(variance_ratio_p(3.1789, 9.0, 9.0).unwrap(), 0.05, 1e-4));
         assert!(close(variance_ratio_p(1.0, 9.0, 9.0).unwrap(), 0.5, 1e-9));
         assert_eq!(variance_ratio_p(2.0, 0.0, 9.0), None);
+    }
+
+    #[test]
+    fn variance_upper_limits_match_the_chi_squared_table() {
+        // chi-squared(9) lower 20% point 5.380 (the table): from ten samples the 80% upper limit
+        // of a variance is 9 / 5.380 = 1.673 times its estimate; from a hundred, nearer it.
+        assert!(close(variance_upper_limit(1.0, 9.0, 0.8).unwrap(), 9.0 / 5.380, 1e-3));
+        assert!(variance_upper_limit(1.0, 99.0, 0.8).unwrap() < 1.2);
+        assert_eq!(variance_upper_limit(1.0, 0.0, 0.8), None);
     }
 
     #[test]
