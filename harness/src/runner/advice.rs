@@ -106,7 +106,7 @@ impl Measured {
     /// confidence limit of the launches' variance (over `rounds - 1` degrees of freedom) less
     /// what their blocks add. Where the estimate was clipped to 0, the launches' variance is
     /// taken as the blocks' alone, at least what the launches showed.
-    pub fn planned_between_pct(&self) -> f64 {
+    fn planned_between_pct(&self) -> f64 {
         let (between, within) = (self.between_pct / 100.0, self.within_pct / 100.0);
         let launches = between.powi(2) + within.powi(2);
         variance_upper_limit(launches, self.rounds.saturating_sub(1) as f64, PLANNED_LEVEL)
