@@ -82,6 +82,33 @@ pub fn blocks_sd(estimates: &[ProcessEstimate]) -> Option<f64> {
         .then(|| (estimates.iter().map(|e| e.se * e.se).sum::<f64>() / estimates.len() as f64).sqrt())
 }
 
+/// The spread within a process of its estimate over `blocks` of its blocks, as a launch timing
+/// only that many would estimate it (its rarest stalls clipped among those alone): the pooled
+/// sd, about each process's own mean, of the estimates of its consecutive windows of that
+/// length. Each process gives `(base, arm)` block times; None where none holds two windows.
+/// Below 100 blocks the clip takes nothing (its rank is the slowest block), so a stall that a
+/// long launch clips counts in full in a short one: this spread, not the whole launch's standard
+/// error scaled by the length, is what a launch of that length has.
+pub fn window_sd(processes: &[(&[u64], &[u64])], blocks: usize) -> Option<f64> {
+    let (mut squares, mut df) = (0.0, 0usize);
+    for &(base, arm) in processes {
+        let windows = base.len().min(arm.len()).checked_div(blocks).unwrap_or(0);
+        let estimates: Vec<f64> = (0..windows)
+            .filter_map(|i| {
+                let range = i * blocks..(i + 1) * blocks;
+                process_estimate(&base[range.clone()], &arm[range]).map(|e| e.log_ratio)
+            })
+            .collect();
+        if estimates.len() < 2 {
+            continue;
+        }
+        let mean = estimates.iter().sum::<f64>() / estimates.len() as f64;
+        squares += estimates.iter().map(|e| (e - mean).powi(2)).sum::<f64>();
+        df += estimates.len() - 1;
+    }
+    (df > 0).then(|| (squares / df as f64).sqrt())
+}
+
 /// Student's one-sample t-test of the mean against 0, with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct OneSampleT {
@@ -387,6 +414,40 @@ mod tests {
         let within = blocks_sd(&estimates).unwrap();
         assert!((within / expected - 1.0).abs() < 0.1, "within {within} against {expected}");
         assert!((across / within - 1.0).abs() < 0.35, "across {across} against within {within}");
+    }
+
+    #[test]
+    fn window_sd_is_the_spread_a_shorter_launch_would_have() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let arm = vec![1_000_000u64; 1000];
+        let draw = |rng: &mut rand::rngs::StdRng, stall: bool| -> Vec<u64> {
+            (0..1000)
+                .map(|i| {
+                    let t = 1e6 * (0.1 * normal(rng)).exp();
+                    // One block in 250 stalls 30 times over: a whole launch clips all four.
+                    (if stall && i % 250 == 17 { 30.0 * t } else { t }).round() as u64
+                })
+                .collect()
+        };
+        let spread = |stall: bool, rng: &mut rand::rngs::StdRng| {
+            let bases: Vec<Vec<u64>> = (0..20).map(|_| draw(rng, stall)).collect();
+            let processes: Vec<(&[u64], &[u64])> = bases.iter().map(|b| (&b[..], &arm[..])).collect();
+            let whole: Vec<ProcessEstimate> = bases.iter().map(|b| process_estimate(b, &arm).unwrap()).collect();
+            (window_sd(&processes, 50).unwrap(), blocks_sd(&whole).unwrap())
+        };
+        // Without stalls, windows of 50 spread as the whole launch's error scaled by the root
+        // of the length (1000 / 50), within sampling.
+        let (windows, whole) = spread(false, &mut rng);
+        let scaled = whole * 20f64.sqrt();
+        assert!((windows / scaled - 1.0).abs() < 0.25, "windows {windows} against {scaled}");
+        // With them, a window of 50 clips nothing, and the one in five that holds a stall
+        // spreads the windows far beyond what the clipped whole predicts.
+        let (windows, whole) = spread(true, &mut rng);
+        assert!(windows > 5.0 * whole * 20f64.sqrt(), "windows {windows} against {}", whole * 20f64.sqrt());
+        // Fewer than two windows in every process: nothing to spread.
+        assert_eq!(window_sd(&[(&arm[..], &arm[..])], 600), None);
+        assert_eq!(window_sd(&[(&arm[..], &arm[..])], 0), None);
     }
 
     /// A standard normal draw (Box-Muller).
