@@ -24,12 +24,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::paired::window_sd;
 use crate::stats::{t_critical, variance_upper_limit};
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
 pub const MIN_LAUNCHES: usize = 5;
 /// Fewest blocks a launch's estimate is taken over.
-pub const MIN_BLOCKS: u64 = 20;
+const MIN_BLOCKS: u64 = 20;
 /// The one-sided confidence level of the `between` that advice plans on.
 const PLANNED_LEVEL: f64 = 0.8;
 
@@ -72,6 +73,24 @@ pub struct Measured {
 pub struct Window {
     pub timed_messages: u64,
     pub within_pct: f64,
+}
+
+/// How the estimate of `after` against `before` spreads within a launch at half, a quarter, ...
+/// of the launches' `timed` messages, down to MIN_BLOCKS blocks, shortest first: windows of the
+/// blocks (`window_sd`) of the launches both ran, each given as (order, block times).
+pub fn windows(before: &[(usize, &[u64])], after: &[(usize, &[u64])], timed: u64) -> Vec<Window> {
+    let processes: Vec<(&[u64], &[u64])> =
+        before.iter().filter_map(|&(order, b)| after.iter().find(|(o, _)| *o == order).map(|&(_, a)| (b, a))).collect();
+    let Some(blocks) = processes.iter().map(|(b, a)| b.len().min(a.len())).min() else { return Vec::new() };
+    let mut windows: Vec<Window> = std::iter::successors(Some(blocks / 2), |w| Some(w / 2))
+        .take_while(|&w| w as u64 >= MIN_BLOCKS)
+        .filter_map(|w| {
+            let sd = window_sd(&processes, w)?;
+            Some(Window { timed_messages: timed * w as u64 / blocks as u64, within_pct: 100.0 * sd })
+        })
+        .collect();
+    windows.reverse();
+    windows
 }
 
 /// The recommendation for one group's launches: what they measured, and the split of the same

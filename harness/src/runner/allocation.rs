@@ -1,12 +1,11 @@
 //! Each group of launches' Budget line: what its own rounds measured (start-up, cost per
 //! message, where the spread lives), advised by the split model (`runner::advice`).
 
-use super::advice::{Allocation, MIN_BLOCKS, Measured, Window};
+use super::advice::{Allocation, Measured, windows};
 use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
 use super::schedule::launches;
 use super::settings::Settings;
-use crate::stats::paired::window_sd;
 
 /// Lock-step and paired workloads: one per launch that carries comparisons (an SDK row's sets
 /// or processes, as `schedule::launches` groups the arms), where it had at least 3 timed
@@ -26,8 +25,9 @@ pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Vec<Allocat
             let group: Vec<&Arm> = launch.iter().map(|&i| &arms[i]).collect();
             let settings = settings.for_launch(group.iter().copied());
             let measured = measure(&group, widest, *h0, &settings)?;
-            let shorter =
-                shorter(&arms[widest.before_arm], &arms[widest.after_arm], measured.messages - measured.warmup);
+            let (before, after): (Vec<_>, Vec<_>) =
+                (arms[widest.before_arm].batch_times().collect(), arms[widest.after_arm].batch_times().collect());
+            let shorter = windows(&before, &after, measured.messages - measured.warmup);
             Some(Measured { shorter, ..measured }.advise(settings.batch))
         })
         .collect()
@@ -53,27 +53,6 @@ fn measure(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings)
         half_width_pct: h0,
         shorter: Vec::new(),
     })
-}
-
-/// How the estimate of `after` against `before` spreads within a launch at half, a quarter, ...
-/// of the launches' `timed` messages, down to MIN_BLOCKS blocks: windows of their blocks
-/// (`window_sd`), shortest first.
-fn shorter(before: &Arm, after: &Arm, timed: u64) -> Vec<Window> {
-    let after_runs: Vec<(usize, &[u64])> = after.batch_times().collect();
-    let processes: Vec<(&[u64], &[u64])> = before
-        .batch_times()
-        .filter_map(|(order, b)| after_runs.iter().find(|(o, _)| *o == order).map(|&(_, a)| (b, a)))
-        .collect();
-    let Some(blocks) = processes.iter().map(|(b, a)| b.len().min(a.len())).min() else { return Vec::new() };
-    let mut windows: Vec<Window> = std::iter::successors(Some(blocks / 2), |w| Some(w / 2))
-        .take_while(|&w| w as u64 >= MIN_BLOCKS)
-        .filter_map(|w| {
-            let sd = window_sd(&processes, w)?;
-            Some(Window { timed_messages: timed * w as u64 / blocks as u64, within_pct: 100.0 * sd })
-        })
-        .collect();
-    windows.reverse();
-    windows
 }
 
 /// Per round, from the timed launches of `arms` (one launch's): the mean seconds outside the
