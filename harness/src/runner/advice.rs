@@ -5,9 +5,7 @@
 //! A launch costs a fixed part (start-up, connecting, warm-up, exit) and a part per timed message;
 //! its estimate of a comparison varies between launches (`between`, what only more launches
 //! narrow) and within one, through its blocks (`within`, what longer launches narrow: the
-//! blocks' standard error goes as one over the root of their number). Shorter than measured,
-//! `within` is what windows of the launches' blocks spread at that length (`Window`), not that
-//! law: a short launch clips fewer of its rarest stalls. For timed messages m per
+//! blocks' standard error goes as one over the root of their number). For timed messages m per
 //! launch and n launches in a budget T, the CI half-width goes as `t(n - 1)` (Student's quantile,
 //! what few launches pay) times the root of `(between^2 + within^2 m0 / m) / n`, with
 //! `n = T / (fixed + per_message m)`. Without the quantile it is least at
@@ -24,7 +22,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::paired::window_sd;
 use crate::stats::{t_critical, variance_upper_limit};
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
@@ -60,37 +57,6 @@ pub struct Measured {
     pub warmup: u64,
     pub rounds: usize,
     pub half_width_pct: f64,
-    /// `within_pct` at shorter launches, as windows of these launches' blocks spread
-    /// (`stats::paired::window_sd`), shortest first; none in reports written before them.
-    #[serde(default)]
-    pub shorter: Vec<Window>,
-}
-
-/// What a launch's blocks add to its estimate's spread at a length shorter than the launches
-/// measured: the spread of windows of that many timed messages, each estimated (and its stalls
-/// clipped) as a launch of that length would be.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Window {
-    pub timed_messages: u64,
-    pub within_pct: f64,
-}
-
-/// How the estimate of `after` against `before` spreads within a launch at half, a quarter, ...
-/// of the launches' `timed` messages, down to MIN_BLOCKS blocks, shortest first: windows of the
-/// blocks (`window_sd`) of the launches both ran, each given as (order, block times).
-pub fn windows(before: &[(usize, &[u64])], after: &[(usize, &[u64])], timed: u64) -> Vec<Window> {
-    let processes: Vec<(&[u64], &[u64])> =
-        before.iter().filter_map(|&(order, b)| after.iter().find(|(o, _)| *o == order).map(|&(_, a)| (b, a))).collect();
-    let Some(blocks) = processes.iter().map(|(b, a)| b.len().min(a.len())).min() else { return Vec::new() };
-    let mut windows: Vec<Window> = std::iter::successors(Some(blocks / 2), |w| Some(w / 2))
-        .take_while(|&w| w as u64 >= MIN_BLOCKS)
-        .filter_map(|w| {
-            let sd = window_sd(&processes, w)?;
-            Some(Window { timed_messages: timed * w as u64 / blocks as u64, within_pct: 100.0 * sd })
-        })
-        .collect();
-    windows.reverse();
-    windows
 }
 
 /// The recommendation for one group's launches: what they measured, and the split of the same
@@ -124,21 +90,14 @@ impl Measured {
             fixed_s: self.fixed_s_per_round,
             per_message_s: self.ns_per_message_per_round / 1e9,
             between_sq: (between_pct / 100.0).powi(2),
-            within_sq: self
-                .shorter
-                .iter()
-                .map(|w| (w.timed_messages as f64, w.within_pct))
-                .filter(|&(m, _)| m > 0.0 && m < self.timed())
-                .chain([(self.timed(), self.within_pct)])
-                .map(|(m, pct)| (m, (pct / 100.0).powi(2)))
-                .collect(),
+            within_sq_m0: (self.within_pct / 100.0).powi(2) * self.timed(),
             budget_s: self.budget_s,
         }
     }
 
     /// The variance of one launch's log ratio at `messages` a launch (warm-up included, the same
     /// warm-up), as this measurement predicts it: what launches add between them, taken as the
-    /// same at any length, and their blocks' share (`Split::within_sq`).
+    /// same at any length, and their blocks' share, which falls as one over the timed messages.
     pub fn launch_variance(&self, messages: u64) -> f64 {
         self.split(self.between_pct).variance(messages.saturating_sub(self.warmup).max(1) as f64)
     }
@@ -191,17 +150,9 @@ impl std::fmt::Display for Allocation {
     /// of the same time that would narrow the widest interval most.
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         let m = &self.measured;
-        // The shortest window measured, beside what scaling the whole launch's spread predicts.
-        let shorter = m.shorter.first().map_or(String::new(), |w| {
-            let scaled = m.within_pct * (m.timed() / w.timed_messages.max(1) as f64).sqrt();
-            format!(
-                " ({:.2}% over {} timed messages, where one over the root of the length predicts {scaled:.2}%)",
-                w.within_pct, w.timed_messages
-            )
-        });
         write!(
             f,
-            "{}: launches add {:.2}% of spread (planned on as {:.2}%, its {:.0}% upper limit from {} rounds) and their blocks {:.2}%{shorter}; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
+            "{}: launches add {:.2}% of spread (planned on as {:.2}%, its {:.0}% upper limit from {} rounds) and their blocks {:.2}%; a round costs {:.1} s to start and warm up plus {:.0} ns per message. \
              In the time these rounds took ({:.0} s): MESSAGES={} in {} rounds gives a 95% CI half-width of about {:.2}% (today {:.2}% after {} rounds); \
              MESSAGES={} WARMUP={} in {} rounds would give about {:.2}%",
             m.comparison,
@@ -231,30 +182,15 @@ struct Split {
     fixed_s: f64,
     per_message_s: f64,
     between_sq: f64,
-    /// (timed messages, within^2) where measured, ascending; the launches' own length last.
-    within_sq: Vec<(f64, f64)>,
+    /// within^2 at m0 timed messages, times m0.
+    within_sq_m0: f64,
     budget_s: f64,
 }
 
 impl Split {
     /// A launch's variance at m timed messages.
     fn variance(&self, m: f64) -> f64 {
-        self.between_sq + self.within_sq(m)
-    }
-
-    /// What the blocks add at m timed messages: between two measured lengths, on the line
-    /// through them on log scales; beyond them, as one over m from the nearest.
-    fn within_sq(&self, m: f64) -> f64 {
-        let (first, last) = (self.within_sq[0], self.within_sq[self.within_sq.len() - 1]);
-        match self.within_sq.iter().position(|&(at, _)| at >= m) {
-            None => last.1 * last.0 / m,
-            Some(0) => first.1 * first.0 / m,
-            Some(i) => {
-                let ((m1, v1), (m2, v2)) = (self.within_sq[i - 1], self.within_sq[i]);
-                let slope = (v2 / v1).ln() / (m2 / m1).ln();
-                if slope.is_finite() { v1 * (m / m1).powf(slope) } else { v2 }
-            }
-        }
+        self.between_sq + self.within_sq_m0 / m
     }
 
     /// Whole rounds of m timed messages in the budget (a hair over, for the rounding of a
@@ -296,7 +232,7 @@ mod tests {
             fixed_s: 1.0,
             per_message_s: 1e-6,
             between_sq: between * between,
-            within_sq: vec![(1e6, within * within)],
+            within_sq_m0: within * within * 1e6,
             budget_s: 100.0,
         }
     }
@@ -328,7 +264,7 @@ mod tests {
             fixed_s: 0.73,
             per_message_s: 390e-9,
             between_sq: 0.0167f64.powi(2),
-            within_sq: vec![(9e5, 0.0083f64.powi(2))],
+            within_sq_m0: 0.0083f64.powi(2) * 9e5,
             budget_s: 10.8215,
         };
         let m = s.best(20_000.0, 1000.0);
@@ -349,7 +285,6 @@ mod tests {
             warmup: 100_000,
             rounds,
             half_width_pct: 1.94,
-            shorter: Vec::new(),
         }
     }
 
@@ -376,47 +311,6 @@ mod tests {
                 .contains("launches add 0.00% of spread (planned on as 2.69%, its 80% upper limit from 10 rounds)"),
             "{a}"
         );
-    }
-
-    #[test]
-    fn shorter_launches_are_planned_on_what_windows_of_that_length_spread() {
-        // A Rust-like row, measured in ten launches of 900k timed messages.
-        let plain = Measured {
-            comparison: "rust fast against uuid".into(),
-            fixed_s_per_round: 0.1,
-            ns_per_message_per_round: 924.0,
-            between_pct: 2.77,
-            within_pct: 0.97,
-            budget_s: 10.0 * (0.1 + 924e-9 * 9e5),
-            messages: 1_000_000,
-            warmup: 100_000,
-            rounds: 10,
-            half_width_pct: 2.10,
-            shorter: Vec::new(),
-        };
-        // Windows that spread as one over the root of their length change nothing.
-        let scaled =
-            |m: u64, times: f64| Window { timed_messages: m, within_pct: times * 0.97 * (9e5 / m as f64).sqrt() };
-        let lengths = [56_250, 112_500, 225_000, 450_000];
-        let same = Measured { shorter: lengths.iter().map(|&m| scaled(m, 1.0)).collect(), ..plain.clone() };
-        let (a, b) = (plain.clone().advise(1000), same.advise(1000));
-        assert_eq!((a.best_messages, a.best_rounds), (b.best_messages, b.best_rounds), "{a}\n{b}");
-        // Windows that spread three times that (stalls a short launch does not clip): fewer,
-        // longer launches, and the line names the shortest window beside what scaling predicts.
-        let stalls = Measured { shorter: lengths.iter().map(|&m| scaled(m, 3.0)).collect(), ..plain.clone() };
-        let c = stalls.clone().advise(1000);
-        assert!(c.best_messages > a.best_messages && c.best_rounds < a.best_rounds, "{a}\n{c}");
-        assert!(c.to_string().contains("their blocks 0.97% (11.64% over 56250 timed messages, where one over the root of the length predicts 3.88%)"), "{c}");
-        // Between two lengths measured, on the line through them on log scales; beyond them, as
-        // one over the length from the nearest.
-        let s = stalls.split(0.0);
-        let at = |m: f64| 100.0 * s.within_sq(m).sqrt();
-        assert!((at(225_000.0) - 3.0 * 1.94).abs() < 1e-9, "{}", at(225_000.0));
-        assert!((at(159_099.0) - 3.0 * 0.97 * (9e5f64 / 159_099.0).sqrt()).abs() < 1e-3, "{}", at(159_099.0));
-        assert!((at(9e5) - 0.97).abs() < 1e-9 && (at(1.8e6) - 0.97 / 2f64.sqrt()).abs() < 1e-9);
-        assert!((at(14_062.5) - 2.0 * 11.64).abs() < 1e-9, "{}", at(14_062.5));
-        // Between the longest window and the whole launch, from 5.82% down to 0.97%.
-        assert!(at(600_000.0) < at(450_000.0) && at(600_000.0) > 0.97);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Each group of launches' Budget line: what its own rounds measured (start-up, cost per
 //! message, where the spread lives), advised by the split model (`runner::advice`).
 
-use super::advice::{Allocation, Measured, windows};
+use super::advice::{Allocation, Measured};
 use super::analysis::{Analysis, ArmComparison};
 use super::records::Arm;
 use super::schedule::launches;
@@ -24,11 +24,7 @@ pub fn of(arms: &[Arm], analysis: &Analysis, settings: &Settings) -> Vec<Allocat
                 judged.iter().filter(|(c, _)| launch.contains(&c.after_arm)).max_by(|a, b| a.1.total_cmp(&b.1))?;
             let group: Vec<&Arm> = launch.iter().map(|&i| &arms[i]).collect();
             let settings = settings.for_launch(group.iter().copied());
-            let measured = measure(&group, widest, *h0, &settings)?;
-            let (before, after): (Vec<_>, Vec<_>) =
-                (arms[widest.before_arm].batch_times().collect(), arms[widest.after_arm].batch_times().collect());
-            let shorter = windows(&before, &after, measured.messages - measured.warmup);
-            Some(Measured { shorter, ..measured }.advise(settings.batch))
+            Some(measure(&group, widest, *h0, &settings)?.advise(settings.batch))
         })
         .collect()
 }
@@ -51,7 +47,6 @@ fn measure(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings)
         warmup: settings.warmup,
         rounds,
         half_width_pct: h0,
-        shorter: Vec::new(),
     })
 }
 
@@ -140,39 +135,6 @@ mod tests {
         let processes = Settings { design: Design::Processes, ..settings };
         assert_eq!(of(&arms, &analysis, &processes), Vec::new());
     }
-    #[test]
-    fn shorter_launches_are_measured_by_windows_of_the_launches_blocks() {
-        // Six processes of 200 blocks; fast stalls ten times over in two of them, which a launch
-        // of 200 clips (its two slowest count as the third) and a window of 25 does not.
-        let mut arms = vec![paired("uuid", &[100_000; 6], |b| b), paired("fast", &[95_000; 6], |b| b)];
-        for (p, run) in arms[0].runs.iter_mut().enumerate() {
-            run.batch_ns = Some((0..200).map(|i| 100_000 + 500 * ((i * 7 + p) % 5) as u64).collect());
-        }
-        for (p, run) in arms[1].runs.iter_mut().enumerate() {
-            let stall = |i: usize| i == 7 + 11 * p || i == 120 + 13 * p;
-            run.batch_ns = Some((0..200).map(|i| if stall(i) { 950_000 } else { 95_000 }).collect());
-        }
-        for run in arms.iter_mut().flat_map(|a| a.runs.iter_mut()) {
-            run.launch_s = Some(2.0);
-            run.result.as_mut().unwrap().elapsed_ns = 1_500_000_000;
-        }
-        let analysis = Analysis::of(&arms, &[(0, 1)]);
-        let settings = Settings {
-            design: Design::Paired,
-            ..crate::runner::settings::Layer::default().resolve(Some("w")).unwrap().0
-        };
-        let [a] = &of(&arms, &analysis, &settings)[..] else { panic!("one row") };
-        let timed = settings.messages - settings.warmup;
-        let lengths: Vec<u64> = a.measured.shorter.iter().map(|w| w.timed_messages).collect();
-        assert_eq!(lengths, [timed * 25 / 200, timed * 50 / 200, timed * 100 / 200], "{a:?}");
-        // The stalls spread the windows far more than the whole launch's error scaled by length.
-        let shortest = a.measured.shorter[0].within_pct;
-        assert!(shortest > 3.0 * a.measured.within_pct * 8f64.sqrt(), "{a:?}");
-        // A report keeps them.
-        let kept: Measured = serde_json::from_value(serde_json::to_value(a).unwrap()).unwrap();
-        assert_eq!(kept.shorter, a.measured.shorter);
-    }
-
     #[test]
     fn a_split_never_projects_wider_than_today_s() {
         // Three launches whose blocks disagree (the spread is within them), each 10 s with 0.1 s

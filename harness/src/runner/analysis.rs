@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::records::{Arm, Latency, SyscallCounts, comparison_name, median_batch};
+use super::records::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
 use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
@@ -83,7 +83,7 @@ pub struct ArmComparison {
 impl ArmComparison {
     /// `SDK AFTER against BEFORE`, as reports name a comparison (a row's first word).
     pub fn name(&self) -> String {
-        comparison_name(&self.sdk, &self.after, &self.before)
+        format!("{} {} against {}", self.sdk, self.after, self.before)
     }
 
     /// The half-width of the ratio's 95% interval, in % of the ratio: what PRECISION asks of it
@@ -265,11 +265,12 @@ fn compare_arms(arms: &[Arm], before: usize, after: usize, noise: &Noise) -> Opt
     } else {
         None
     };
+    // Two rows compared (a user's builds): the before arm is named with its row.
     Some(ArmComparison {
         before_arm: before,
         after_arm: after,
         sdk: a.sdk.clone(),
-        before: b.label_before(a),
+        before: if b.sdk == a.sdk { b.short_label() } else { b.label() },
         after: a.short_label(),
         comparison,
         paired,

@@ -39,11 +39,6 @@ fn is_zero(n: &f64) -> bool {
     *n == 0.0
 }
 
-/// A comparison's name, as reports and their Budget lines give it (SPLIT finds its arms by it).
-pub fn comparison_name(sdk: &str, after: &str, before: &str) -> String {
-    format!("{sdk} {after} against {before}")
-}
-
 /// One run of an arm, as recorded in the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunRecord {
@@ -235,12 +230,6 @@ impl Arm {
 
     pub fn label(&self) -> String {
         format!("{} {}", self.sdk, self.short_label())
-    }
-
-    /// This arm's label as the before side of a comparison with `after`: without its row, or
-    /// with it where the rows differ (a user's builds).
-    pub fn label_before(&self, after: &Arm) -> String {
-        if self.sdk == after.sdk { self.short_label() } else { self.label() }
     }
 
     /// The label without the SDK: MSG_ID, injected busy-wait, control arm.

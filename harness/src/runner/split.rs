@@ -4,13 +4,11 @@
 //! start-up is dear. The earlier report is the measurement (its rows' start-up, cost per message
 //! and spread, as its Budget lines keep them); the advice is today's model's
 //! (`runner::advice`), not the one that report printed; this run is the one it is for, every
-//! launch of a row alike. A report written before Budget lines kept how shorter windows of
-//! the launches spread has them measured from its arms' block times.
+//! launch of a row alike.
 
 use serde::{Deserialize, Serialize};
 
-use super::advice::{Measured, windows};
-use super::records::{Arm, comparison_name};
+use super::advice::Measured;
 
 /// One row's launches: how many messages each (warm-up included), the warm-up, how many rounds,
 /// and the measurement they were advised from (what this run's launches are held against).
@@ -23,71 +21,12 @@ pub struct RowSplit {
     pub from: Measured,
 }
 
-/// What a report's workload holds of its Budget lines, and of its arms what names them and
-/// their block times.
+/// What a report's workload holds of its Budget lines.
 #[derive(Deserialize)]
 struct Written {
     name: String,
     #[serde(default)]
     allocations: Vec<Measured>,
-    #[serde(default)]
-    arms: Vec<WrittenArm>,
-}
-
-#[derive(Deserialize)]
-struct WrittenArm {
-    sdk: String,
-    msg_id: String,
-    #[serde(default)]
-    control: Option<char>,
-    #[serde(default)]
-    twin: bool,
-    #[serde(default)]
-    inject_ns: f64,
-    #[serde(default)]
-    runs: Vec<WrittenRun>,
-}
-
-#[derive(Deserialize)]
-struct WrittenRun {
-    order: usize,
-    warmup: bool,
-    #[serde(default)]
-    result: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    batch_ns: Option<Vec<u64>>,
-}
-
-impl WrittenArm {
-    fn arm(&self) -> Arm {
-        Arm { twin: self.twin, inject_ns: self.inject_ns, ..Arm::new(&self.sdk, &self.msg_id, self.control) }
-    }
-
-    /// (order, block times) of each timed run with a result, as `Arm::batch_times` gives them.
-    fn batch_times(&self) -> Vec<(usize, &[u64])> {
-        let timed = self.runs.iter().filter(|r| !r.warmup && r.result.is_some());
-        timed.filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b))).collect()
-    }
-}
-
-impl Written {
-    /// `measured` with its windows, where its report was written before Budget lines kept them:
-    /// measured now from the block times of the arms its comparison names.
-    fn with_windows(&self, measured: &Measured) -> Measured {
-        let mut measured = measured.clone();
-        if !measured.shorter.is_empty() {
-            return measured;
-        }
-        let named = self.arms.iter().flat_map(|b| self.arms.iter().map(move |a| (b, a))).find(|(b, a)| {
-            let (b, a) = (b.arm(), a.arm());
-            comparison_name(&a.sdk, &a.short_label(), &b.label_before(&a)) == measured.comparison
-        });
-        if let Some((before, after)) = named {
-            let timed = measured.messages.saturating_sub(measured.warmup);
-            measured.shorter = windows(&before.batch_times(), &after.batch_times(), timed);
-        }
-        measured
-    }
 }
 
 #[derive(Deserialize)]
@@ -131,7 +70,6 @@ pub fn read(path: &str, workload: &str, rows: &[Vec<String>], batch: u32) -> any
                 measured.warmup
             );
         }
-        let measured = written.with_windows(measured);
         let advice = measured.clone().advise(batch);
         splits.extend(group.iter().map(|row| RowSplit {
             row: row.clone(),
@@ -191,46 +129,6 @@ mod tests {
             [("master", node_n), ("node", node_n)]
         );
         std::fs::remove_file(path).unwrap();
-    }
-
-    #[test]
-    fn a_report_written_before_windows_has_them_measured_from_its_block_times() {
-        // Six launches of 200 blocks of uuid and fast, fast stalling ten times over in two
-        // blocks of each (a launch of 200 clips them, a window of 25 does not); a Budget line
-        // without windows, as reports kept it before.
-        let runs = |blocks: &dyn Fn(usize) -> Vec<u64>| -> Vec<serde_json::Value> {
-            let warmup = serde_json::json!({"order": 1, "round": 0, "warmup": true});
-            let timed = (1..=6).map(|p| {
-                serde_json::json!({"order": p + 1, "round": p, "warmup": false, "result": {}, "batch_ns": blocks(p)})
-            });
-            std::iter::once(warmup).chain(timed).collect()
-        };
-        let uuid = runs(&|p| (0..200).map(|i| 100_000 + 500 * ((i * 7 + p) % 5) as u64).collect());
-        let stall = |p: usize, i: usize| i == 7 + 11 * p || i == 120 + 13 * p;
-        let fast = runs(&|p| (0..200).map(|i| if stall(p, i) { 950_000 } else { 95_000 }).collect());
-        let line = serde_json::json!({"comparison": "rust fast against uuid", "fixed_s_per_round": 0.1,
-            "ns_per_message_per_round": 900.0, "between_pct": 1.0, "within_pct": 0.5, "budget_s": 10.0,
-            "messages": 1_000_000, "warmup": 100_000, "rounds": 6, "half_width_pct": 1.0});
-        let report = |arms: serde_json::Value| {
-            serde_json::json!({"workloads": [{"name": "w", "allocations": [line.clone()], "arms": arms}]}).to_string()
-        };
-        let arms = serde_json::json!([
-            {"sdk": "rust", "msg_id": "uuid", "runs": uuid},
-            {"sdk": "rust", "msg_id": "fast", "runs": fast},
-            {"sdk": "rust", "msg_id": "uuid", "twin": true, "runs": []}
-        ]);
-        let (with, without) = (written("windows", &report(arms)), written("no-arms", &report(serde_json::json!([]))));
-        let rows = [vec!["rust".to_string()]];
-        let [measured] = &read(&with, "w", &rows, 1000).unwrap()[..] else { panic!("one row") };
-        let lengths: Vec<u64> = measured.from.shorter.iter().map(|w| w.timed_messages).collect();
-        assert_eq!(lengths, [112_500, 225_000, 450_000]);
-        assert!(measured.from.shorter[0].within_pct > 3.0 * 0.5 * 8f64.sqrt(), "{measured:?}");
-        // The windows change the advice: without them (no arms to read), the scaling alone.
-        let [scaled] = &read(&without, "w", &rows, 1000).unwrap()[..] else { panic!("one row") };
-        assert!(scaled.from.shorter.is_empty());
-        assert!(measured.messages > scaled.messages, "{measured:?} against {scaled:?}");
-        std::fs::remove_file(with).unwrap();
-        std::fs::remove_file(without).unwrap();
     }
 
     #[test]

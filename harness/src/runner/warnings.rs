@@ -344,7 +344,6 @@ mod tests {
             warmup: 100_000,
             rounds: 10,
             half_width_pct: 1.0,
-            shorter: Vec::new(),
         };
         let split = |between_pct| Settings {
             split: Some("earlier.json".into()),

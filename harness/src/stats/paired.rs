@@ -82,44 +82,6 @@ pub fn blocks_sd(estimates: &[ProcessEstimate]) -> Option<f64> {
         .then(|| (estimates.iter().map(|e| e.se * e.se).sum::<f64>() / estimates.len() as f64).sqrt())
 }
 
-/// The spread within a process of its estimate over `blocks` of its blocks, as a launch timing
-/// only that many would estimate it (its rarest stalls clipped among those alone): the
-/// estimates of each process's consecutive windows of that length, less each process's mean
-/// (what launches add between them) and each position's mean over the processes (a drift all
-/// launches share, such as a runtime still warming, which shifts every launch alike), their
-/// residual sd. Each process gives `(base, arm)` block times; None without two processes of
-/// two windows each. Below 100 blocks the clip takes nothing (its rank is the slowest block), so
-/// a stall that a long launch clips counts in full in a short one: this spread, not the whole
-/// launch's standard error scaled by the length, is what a launch of that length has.
-pub fn window_sd(processes: &[(&[u64], &[u64])], blocks: usize) -> Option<f64> {
-    let windows = processes.iter().map(|(b, a)| b.len().min(a.len())).min()?.checked_div(blocks)?;
-    let estimates: Vec<Vec<f64>> = processes
-        .iter()
-        .filter_map(|&(base, arm)| {
-            (0..windows)
-                .map(|i| {
-                    let range = i * blocks..(i + 1) * blocks;
-                    process_estimate(&base[range.clone()], &arm[range]).map(|e| e.log_ratio)
-                })
-                .collect()
-        })
-        .collect();
-    let (p, k) = (estimates.len(), windows);
-    if p < 2 || k < 2 {
-        return None;
-    }
-    let mean = |xs: &mut dyn Iterator<Item = f64>, n: usize| xs.sum::<f64>() / n as f64;
-    let by_process: Vec<f64> = estimates.iter().map(|e| mean(&mut e.iter().copied(), k)).collect();
-    let by_position: Vec<f64> = (0..k).map(|i| mean(&mut estimates.iter().map(|e| e[i]), p)).collect();
-    let all = mean(&mut by_process.iter().copied(), p);
-    let squares: f64 = estimates
-        .iter()
-        .zip(&by_process)
-        .flat_map(|(e, pm)| e.iter().zip(&by_position).map(move |(x, qm)| (x - pm - qm + all).powi(2)))
-        .sum();
-    Some((squares / ((p - 1) * (k - 1)) as f64).sqrt())
-}
-
 /// Student's one-sample t-test of the mean against 0, with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct OneSampleT {
@@ -425,52 +387,6 @@ mod tests {
         let within = blocks_sd(&estimates).unwrap();
         assert!((within / expected - 1.0).abs() < 0.1, "within {within} against {expected}");
         assert!((across / within - 1.0).abs() < 0.35, "across {across} against within {within}");
-    }
-
-    #[test]
-    fn window_sd_is_the_spread_a_shorter_launch_would_have() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let arm = vec![1_000_000u64; 1000];
-        // 20 launches of 1000 blocks; with `stalls`, about one block in 250 stalls 30 times over,
-        // anywhere (a whole launch clips them all); with `drift`, every launch slows alike, 10%
-        // by its end. Windows of 50, and the whole launches' error.
-        let spread = |rng: &mut rand::rngs::StdRng, stalls: bool, drift: bool| {
-            let bases: Vec<Vec<u64>> = (0..20)
-                .map(|_| {
-                    (0..1000)
-                        .map(|i| {
-                            let t = 1e6 * (0.1 * normal(rng)).exp();
-                            let stall = if stalls && rng.random::<f64>() < 0.004 { 30.0 } else { 1.0 };
-                            let slower = if drift { 1.0 + 0.1 * i as f64 / 1000.0 } else { 1.0 };
-                            (t * stall * slower).round() as u64
-                        })
-                        .collect()
-                })
-                .collect();
-            let processes: Vec<(&[u64], &[u64])> = bases.iter().map(|b| (&b[..], &arm[..])).collect();
-            let whole: Vec<ProcessEstimate> = bases.iter().map(|b| process_estimate(b, &arm).unwrap()).collect();
-            (window_sd(&processes, 50).unwrap(), blocks_sd(&whole).unwrap())
-        };
-        // Without either, windows of 50 spread as the whole launch's error scaled by the root of
-        // the length (1000 / 50), within sampling.
-        let (windows, whole) = spread(&mut rng, false, false);
-        let scaled = whole * 20f64.sqrt();
-        assert!((windows / scaled - 1.0).abs() < 0.25, "windows {windows} against {scaled}");
-        // A drift all launches share shifts every launch alike: it is not spread (left in, it
-        // alone would spread windows of 50 by about 3%).
-        let (drifting, _) = spread(&mut rng, false, true);
-        assert!((drifting / windows - 1.0).abs() < 0.25, "drifting {drifting} against {windows}");
-        // With stalls, a window of 50 clips nothing, and the one in five that holds a stall
-        // spreads the windows far beyond what the clipped whole predicts.
-        let (windows, whole) = spread(&mut rng, true, false);
-        assert!(windows > 5.0 * whole * 20f64.sqrt(), "windows {windows} against {}", whole * 20f64.sqrt());
-        // Fewer than two windows, or one process: nothing to spread.
-        let two = [(&arm[..], &arm[..]), (&arm[..], &arm[..])];
-        assert_eq!(window_sd(&two, 600), None);
-        assert_eq!(window_sd(&two, 0), None);
-        assert_eq!(window_sd(&two[..1], 50), None);
-        assert_eq!(window_sd(&two, 50), Some(0.0));
     }
 
     /// A standard normal draw (Box-Muller).
