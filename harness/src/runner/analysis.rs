@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::records::{Arm, Latency, SyscallCounts, median_batch};
 use super::sdk;
-use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimates};
+use crate::stats::paired::{PairedComparison, ProcessEstimate, blocks_sd, compare_paired, process_estimate};
 use crate::stats::{Comparison, Summary, compare, correlation};
 
 /// The MSG_IDs of an SDK's path before the fix, which its other arms are compared with:
@@ -293,22 +293,20 @@ fn paired_estimates(before: &Arm, after: &Arm) -> Option<Vec<(usize, ProcessEsti
 }
 
 /// Per process or set in which both ran, its order and its estimate of `after`'s block times
-/// against `before`'s, each arm clipped over all of them (`process_estimates`).
+/// against `before`'s.
 fn block_estimates<B: AsRef<[u64]>, A: AsRef<[u64]>>(
     before: impl IntoIterator<Item = (usize, B)>,
     after: &[(usize, A)],
 ) -> Option<Vec<(usize, ProcessEstimate)>> {
-    let before: Vec<(usize, B)> = before.into_iter().collect();
-    let matched: Vec<(usize, &[u64], &[u64])> = before
-        .iter()
+    let estimates: Vec<(usize, ProcessEstimate)> = before
+        .into_iter()
         .filter_map(|(order, base)| {
-            let (_, arm) = after.iter().find(|(o, _)| o == order)?;
-            Some((*order, base.as_ref(), arm.as_ref()))
+            after
+                .iter()
+                .find(|(o, _)| *o == order)
+                .and_then(|(_, arm)| Some((order, process_estimate(base.as_ref(), arm.as_ref())?)))
         })
         .collect();
-    let processes: Vec<(&[u64], &[u64])> = matched.iter().map(|&(_, base, arm)| (base, arm)).collect();
-    let estimates: Vec<(usize, ProcessEstimate)> =
-        matched.iter().zip(process_estimates(&processes)).filter_map(|(m, e)| Some((m.0, e?))).collect();
     (!estimates.is_empty()).then_some(estimates)
 }
 

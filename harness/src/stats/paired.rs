@@ -11,11 +11,10 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use super::power::smallest_runs;
 use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 
-/// The share of an arm's blocks, over all the processes of a comparison, whose own time counts:
-/// the rest, its slowest, count at the time of the slowest of these. A cost an arm pays in 1
-/// block in 100 or more counts in full; a rarer stall (a preemption, a page fault storm) counts
-/// as a slow block, not as its own length, so one stall does not decide a process's estimate.
-/// Reports name it.
+/// The share of an arm's blocks, in one process, whose own time counts: the rest, its slowest,
+/// count at the time of the slowest of these. A cost an arm pays in 1 block in 100 or more
+/// counts in full; a rarer stall (a preemption, a page fault storm) counts as a slow block,
+/// not as its own length, so one stall does not decide a process's estimate. Reports name it.
 pub const CLIP_PERCENTILE: u32 = 99;
 
 /// Runs of blocks a process's standard error is taken over (`ProcessEstimate::se`).
@@ -41,23 +40,15 @@ pub struct ProcessEstimate {
     pub median_log_ratio: f64,
 }
 
-/// The CLIP_PERCENTILE order statistic (nearest rank) of all the times given, above which
-/// they count at it; None without any.
-pub fn clip_cap<'a>(launches: impl IntoIterator<Item = &'a [u64]>) -> Option<u64> {
-    let mut sorted: Vec<u64> = launches.into_iter().flatten().copied().collect();
-    sorted.sort_unstable();
-    let rank = ((f64::from(CLIP_PERCENTILE) / 100.0 * sorted.len() as f64).ceil() as usize).checked_sub(1)?;
-    Some(sorted[rank])
-}
-
-/// Each time, counted at most at `cap`.
-fn capped(ns: &[u64], cap: u64) -> Vec<f64> {
-    ns.iter().map(|&t| t.min(cap) as f64).collect()
-}
-
-/// Each time, the ones above the CLIP_PERCENTILE order statistic of these alone counted at it.
+/// Each time, the ones above the CLIP_PERCENTILE order statistic (nearest rank) counted at it.
 pub fn clipped(ns: &[u64]) -> Vec<f64> {
-    clip_cap([ns]).map_or_else(Vec::new, |cap| capped(ns, cap))
+    let mut sorted = ns.to_vec();
+    sorted.sort_unstable();
+    let Some(rank) = ((f64::from(CLIP_PERCENTILE) / 100.0 * ns.len() as f64).ceil() as usize).checked_sub(1) else {
+        return Vec::new();
+    };
+    let cap = sorted[rank] as f64;
+    ns.iter().map(|&t| (t as f64).min(cap)).collect()
 }
 
 /// The mean of the clipped times: the batch time the estimate's ratio is of.
@@ -66,27 +57,14 @@ pub fn clipped_mean(ns: &[u64]) -> f64 {
     c.iter().sum::<f64>() / c.len() as f64
 }
 
-/// Each process's estimate of `arm` against `base` from the (base, arm) block times it gives,
-/// each arm's times clipped at its CLIP_PERCENTILE over all the processes given, not each
-/// process's own: one of a hundred blocks or fewer has no rank below its slowest, so a stall a
-/// long launch clips would count in full in a short one, and a cap read from one launch's few
-/// slowest blocks moves with them. Over the run, a cost an arm pays in 1 block in 100 or more
-/// counts in full at any length of launch. One per process, None where it gives none
-/// (`process_estimate`).
-pub fn process_estimates(processes: &[(&[u64], &[u64])]) -> Vec<Option<ProcessEstimate>> {
-    let caps = clip_cap(processes.iter().map(|p| p.0)).zip(clip_cap(processes.iter().map(|p| p.1)));
-    processes.iter().map(|&(base, arm)| process_estimate(base, arm, caps?)).collect()
-}
-
-/// One process's estimate, its `(base, arm)` times clipped at `caps`. None without blocks, or
-/// with a zero time.
-fn process_estimate(base_ns: &[u64], arm_ns: &[u64], caps: (u64, u64)) -> Option<ProcessEstimate> {
+/// None without blocks, or with a zero time.
+pub fn process_estimate(base_ns: &[u64], arm_ns: &[u64]) -> Option<ProcessEstimate> {
     if base_ns.is_empty() || base_ns.len() != arm_ns.len() || base_ns.iter().chain(arm_ns).any(|&t| t == 0) {
         return None;
     }
     let mut logs: Vec<f64> = base_ns.iter().zip(arm_ns).map(|(&b, &a)| (b as f64 / a as f64).ln()).collect();
     logs.sort_by(f64::total_cmp);
-    let (base, arm) = (capped(base_ns, caps.0), capped(arm_ns, caps.1));
+    let (base, arm) = (clipped(base_ns), clipped(arm_ns));
     let log_ratio =
         |range: std::ops::Range<usize>| (base[range.clone()].iter().sum::<f64>() / arm[range].iter().sum::<f64>()).ln();
     let (n, k) = (base.len(), base.len().min(CHUNKS));
@@ -281,11 +259,6 @@ mod tests {
     use super::*;
     use crate::stats::tests::{SLEEP_1, SLEEP_2, close};
 
-    /// One process's estimate, clipped over its own blocks alone.
-    fn one(base: &[u64], arm: &[u64]) -> Option<ProcessEstimate> {
-        process_estimates(&[(base, arm)]).remove(0)
-    }
-
     fn sleep_differences() -> Vec<f64> {
         SLEEP_2.iter().zip(SLEEP_1).map(|(b, a)| b - a).collect()
     }
@@ -326,35 +299,6 @@ mod tests {
     }
 
     #[test]
-    fn short_launches_clip_their_stalls_as_long_ones_do() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        // 40 launches of 60 blocks, about one block in 200 stalling 30 times over: each launch
-        // alone has no rank below its slowest block to clip at, so the one in four launches
-        // that holds a stall reads far slower; clipped over the run, it reads as the others.
-        let arm = vec![1_000_000u64; 60];
-        let bases: Vec<Vec<u64>> = (0..40)
-            .map(|_| {
-                (0..60)
-                    .map(|_| {
-                        let t = 1e6 * (0.05 * normal(&mut rng)).exp();
-                        (if rng.random::<f64>() < 0.005 { 30.0 * t } else { t }).round() as u64
-                    })
-                    .collect()
-            })
-            .collect();
-        let processes: Vec<(&[u64], &[u64])> = bases.iter().map(|b| (&b[..], &arm[..])).collect();
-        let sd = |es: Vec<Option<ProcessEstimate>>| {
-            one_sample_t(&es.iter().map(|e| e.unwrap().log_ratio).collect::<Vec<_>>()).sd
-        };
-        let over_the_run = sd(process_estimates(&processes));
-        let each_alone = sd(processes.iter().map(|(b, a)| one(b, a)).collect());
-        // Without stalls, 60 blocks of sd 0.05 spread their mean by about 0.05 / sqrt(60).
-        assert!(over_the_run < 1.5 * 0.05 / 60f64.sqrt(), "{over_the_run}");
-        assert!(each_alone > 5.0 * over_the_run, "{each_alone} against {over_the_run}");
-    }
-
-    #[test]
     fn per_process_estimate_is_the_ratio_of_totals_with_the_rarest_stalls_clipped() {
         // 200 blocks: the arm takes half the baseline's time; the baseline has two blocks of 260
         // and one stall of 100 times its block. The stall counts as the slowest block kept (the
@@ -364,13 +308,13 @@ mod tests {
         base[9] = 260;
         base[11] = 260;
         let arm = vec![100u64; 200];
-        let e = one(&base, &arm).unwrap();
+        let e = process_estimate(&base, &arm).unwrap();
         let expected = ((197.0f64 * 200.0 + 3.0 * 260.0) / (200.0 * 100.0)).ln();
         assert!(close(e.log_ratio, expected, 1e-12), "{e:?}");
         assert!(close(e.median_log_ratio, 2f64.ln(), 1e-12), "{e:?}");
-        assert_eq!(one(&[], &[]), None);
-        assert_eq!(one(&[1, 2], &[1]), None);
-        assert_eq!(one(&[1, 0], &[1, 1]), None);
+        assert_eq!(process_estimate(&[], &[]), None);
+        assert_eq!(process_estimate(&[1, 2], &[1]), None);
+        assert_eq!(process_estimate(&[1, 0], &[1, 1]), None);
     }
 
     #[test]
@@ -391,7 +335,7 @@ mod tests {
         // typical block is a tie, the throughput 10% lower.
         let base = [100; 8];
         let arm = [100, 100, 100, 140, 100, 100, 100, 140];
-        let e = one(&base, &arm).unwrap();
+        let e = process_estimate(&base, &arm).unwrap();
         assert_eq!(e.median_log_ratio, 0.0);
         assert!(close(e.log_ratio, (800.0f64 / 880.0).ln(), 1e-12), "{e:?}");
     }
@@ -402,18 +346,18 @@ mod tests {
         // 10 at 102. The 20 runs' log ratios are ln 0.98 and ln 1.02, ten each.
         let arm = vec![100u64; 100];
         let base: Vec<u64> = (0..100).map(|i| if i < 50 { 98 } else { 102 }).collect();
-        let e = one(&base, &arm).unwrap();
+        let e = process_estimate(&base, &arm).unwrap();
         let runs: Vec<f64> = (0..20).map(|i| if i < 10 { 0.98f64.ln() } else { 1.02f64.ln() }).collect();
         assert!(close(e.log_ratio, 0.0, 1e-12), "{e:?}");
         assert!(close(e.se, one_sample_t(&runs).sd / 20f64.sqrt(), 1e-12), "{e:?}");
         // A cost in every fifth block is the same in every run of five: no error, where single
         // blocks would spread.
         let lumpy: Vec<u64> = (0..100).map(|i| if i % 5 == 4 { 150 } else { 100 }).collect();
-        let e = one(&lumpy, &arm).unwrap();
+        let e = process_estimate(&lumpy, &arm).unwrap();
         assert!(close(e.log_ratio, 1.1f64.ln(), 1e-12) && e.se.abs() < 1e-12, "{e:?}");
         // Blocks that all agree leave no error, nor does a single block.
-        assert_eq!(one(&[300; 9], &[100; 9]).unwrap().se, 0.0);
-        assert_eq!(one(&[300], &[100]).unwrap().se, 0.0);
+        assert_eq!(process_estimate(&[300; 9], &[100; 9]).unwrap().se, 0.0);
+        assert_eq!(process_estimate(&[300], &[100]).unwrap().se, 0.0);
         // The spread blocks alone would give processes: the root mean square of their errors.
         let es = [
             ProcessEstimate { log_ratio: 0.1, se: 0.03, median_log_ratio: 0.1 },
@@ -434,7 +378,7 @@ mod tests {
         let estimates: Vec<ProcessEstimate> = (0..40)
             .map(|_| {
                 let base: Vec<u64> = (0..900).map(|_| (1e6 * (0.2 * normal(&mut rng)).exp()).round() as u64).collect();
-                one(&base, &arm).unwrap()
+                process_estimate(&base, &arm).unwrap()
             })
             .collect();
         let across = one_sample_t(&estimates.iter().map(|e| e.log_ratio).collect::<Vec<_>>()).sd;
