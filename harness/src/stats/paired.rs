@@ -17,6 +17,11 @@ use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 /// not as its own length, so one stall does not decide a process's estimate. Reports name it.
 pub const CLIP_PERCENTILE: u32 = 99;
 
+/// Fewest blocks a process needs for its clip to take anything (its slowest block): with fewer,
+/// the CLIP_PERCENTILE rank is the slowest block itself, nothing is clipped, and a stall that a
+/// longer process clips counts in full.
+pub const CLIP_MIN_BLOCKS: u64 = 100 / (100 - CLIP_PERCENTILE as u64);
+
 /// Runs of blocks a process's standard error is taken over (`ProcessEstimate::se`).
 const CHUNKS: usize = 20;
 
@@ -315,6 +320,14 @@ mod tests {
         assert_eq!(process_estimate(&[], &[]), None);
         assert_eq!(process_estimate(&[1, 2], &[1]), None);
         assert_eq!(process_estimate(&[1, 0], &[1, 1]), None);
+    }
+
+    #[test]
+    fn a_process_of_the_fewest_blocks_clips_its_slowest_and_one_block_fewer_clips_none() {
+        let stalled = |n: u64| -> Vec<u64> { (1..=n).map(|i| if i == n { 1000 * n } else { i }).collect() };
+        let slowest = |n: u64| *clipped(&stalled(n)).last().unwrap();
+        assert_eq!(slowest(CLIP_MIN_BLOCKS), (CLIP_MIN_BLOCKS - 1) as f64);
+        assert_eq!(slowest(CLIP_MIN_BLOCKS - 1), (1000 * (CLIP_MIN_BLOCKS - 1)) as f64);
     }
 
     #[test]
