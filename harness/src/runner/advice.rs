@@ -27,11 +27,6 @@ use crate::stats::{t_critical, variance_upper_limit};
 
 /// Fewest launches a recommendation leaves a comparison: its t-test needs several.
 pub const MIN_LAUNCHES: usize = 5;
-/// Fewest blocks a recommended launch has: enough for its estimate's clip to act. Shorter
-/// launches differ between them far more than the long ones they are advised from predict, since
-/// a stall a long launch clips counts in full (pr4076-split's small-message rows, recorded at 79
-/// to 131 blocks under a floor of 20).
-const MIN_BLOCKS: u64 = CLIP_MIN_BLOCKS;
 /// The one-sided confidence level of the `between` that advice plans on.
 const PLANNED_LEVEL: f64 = 0.8;
 
@@ -127,7 +122,11 @@ impl Measured {
         let split = self.split(planned_between_pct);
         // The half-width at m timed messages in n rounds, scaled from today's.
         let project = |m: f64, n: usize| self.half_width_pct * split.width(m, n) / split.width(m0, self.rounds);
-        let min_m = (u64::from(batch) * MIN_BLOCKS) as f64;
+        // No launch shorter than its estimate's clip needs to act: shorter ones differ between
+        // them far more than the long ones they are advised from predict, since a stall a long
+        // launch clips counts in full (pr4076-split's small-message rows, once recorded at 79 to
+        // 131 blocks under a floor of 20).
+        let min_m = (u64::from(batch) * CLIP_MIN_BLOCKS) as f64;
         let best_m = split.best(min_m, f64::from(batch));
         let at = |messages: u64| {
             let m = (messages - warmup) as f64;
