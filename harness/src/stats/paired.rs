@@ -17,9 +17,10 @@ use super::{ALPHA, TIE_POWER, Verdict, median_of_sorted};
 /// not as its own length, so one stall does not decide a process's estimate. Reports name it.
 pub const CLIP_PERCENTILE: u32 = 99;
 
-/// Fewest blocks a process needs for its clip to take anything (its slowest block): with fewer,
-/// the CLIP_PERCENTILE rank is the slowest block itself, nothing is clipped, and a stall that a
-/// longer process clips counts in full.
+/// The blocks per clipped block: a cost paid in 1 block in this many or more counts in full.
+/// Also the fewest blocks a process needs for its clip to take anything (its slowest block):
+/// with fewer, the CLIP_PERCENTILE rank is the slowest block itself, nothing is clipped, and a
+/// stall that a longer process clips counts in full.
 pub const CLIP_MIN_BLOCKS: u64 = 100 / (100 - CLIP_PERCENTILE as u64);
 
 /// Runs of blocks a process's standard error is taken over (`ProcessEstimate::se`).
