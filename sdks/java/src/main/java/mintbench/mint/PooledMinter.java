@@ -40,12 +40,14 @@ public final class PooledMinter implements IdMinter {
 
     /**
      * {@code aesctr} and {@code fast}: an AES-CTR keystream per thread, generated a pool at a time
-     * for single IDs and straight into the caller's array for a batch, at most a pool per cipher call.
-     * The first such minter of a JVM warms the cipher's call chain up here, before any ID is minted.
+     * for single IDs and straight into the caller's array for a batch, up to
+     * {@link AesCtrKeystream#FILL_CALL_BYTES} per cipher call (a pool, if larger). The first such
+     * minter of a JVM warms the cipher's call chain up here, before any ID is minted.
      */
     public static PooledMinter aesCtr(int poolBytes) {
         AesCtrKeystream.warmUpCipherPath();
-        return new PooledMinter(poolBytes, () -> new AesCtrKeystream(poolBytes));
+        int callBytes = Math.max(poolBytes, AesCtrKeystream.FILL_CALL_BYTES);
+        return new PooledMinter(poolBytes, () -> new AesCtrKeystream(callBytes));
     }
 
     @Override

@@ -56,7 +56,10 @@ public final class JmhSamples {
         return raw;
     }
 
-    /** The strategy's MSG_ID name; the pool-size sweep's rows as {@code <source>-<bytes>B}. */
+    /**
+     * The strategy's MSG_ID name; the pool-size sweep's rows as {@code <source>-<bytes>B}, the fill
+     * call sweep's as {@code fast-calls-<bytes>B}.
+     */
     private static String name(JsonNode result) {
         String method = result.get("benchmark").asText().substring(result.get("benchmark").asText().lastIndexOf('.') + 1);
         JsonNode params = result.path("params");
@@ -66,6 +69,8 @@ public final class JmhSamples {
                 return params.get("strategy").asText();
             case "pooled":
                 return params.get("source").asText() + "-" + params.get("poolBytes").asText() + "B";
+            case "fillCalls":
+                return "fast-calls-" + params.get("callBytes").asText() + "B";
             default:
                 throw new IllegalArgumentException("unknown benchmark " + result.get("benchmark").asText());
         }

@@ -15,7 +15,8 @@ class JmhSamplesTest {
             + result("mint", "{\"strategy\":\"uuid\"}", "[[310.5,305.25],[300.0]]") + ","
             + result("mint", "{\"strategy\":\"aesctr\"}", "[[9.5,10.25]]") + ","
             + result("mintBatch", "{\"strategy\":\"preset\"}", "[[1.5]]") + ","
-            + result("pooled", "{\"source\":\"aesctr\",\"poolBytes\":\"1024\"}", "[[8.0]]") + "]";
+            + result("pooled", "{\"source\":\"aesctr\",\"poolBytes\":\"1024\"}", "[[8.0]]") + ","
+            + result("fillCalls", "{\"callBytes\":\"16384\"}", "[[0.75]]") + "]";
 
     @Test
     void everyIterationBecomesASampleOfItsStrategy() throws Exception {
@@ -30,7 +31,8 @@ class JmhSamplesTest {
         assertEquals("[{\"name\":\"uuid\",\"ns_per_id\":[310.5,305.25,300.0]},"
                 + "{\"name\":\"aesctr\",\"ns_per_id\":[9.5,10.25]},"
                 + "{\"name\":\"preset\",\"ns_per_id\":[1.5]},"
-                + "{\"name\":\"aesctr-1024B\",\"ns_per_id\":[8.0]}]", raw.get("strategies").toString());
+                + "{\"name\":\"aesctr-1024B\",\"ns_per_id\":[8.0]},"
+                + "{\"name\":\"fast-calls-16384B\",\"ns_per_id\":[0.75]}]", raw.get("strategies").toString());
     }
 
     @Test

@@ -89,6 +89,26 @@ public class MintBenchmark {
         }
     }
 
+    /**
+     * The batch fill's cipher calls: {@code fast}'s 1000-ID fill with at most {@code callBytes} per
+     * {@code Cipher.update}, one pool (the 1 KiB calls it made before) or
+     * {@link AesCtrKeystream#FILL_CALL_BYTES} (what {@code fast} makes now).
+     */
+    @State(Scope.Thread)
+    public static class FillCalls {
+        @Param({"1024", "16384"})
+        public int callBytes;
+
+        final byte[] ids = new byte[BATCH_IDS * IdMinter.ID_BYTES];
+        IdMinter minter;
+
+        @Setup
+        public void create() {
+            AesCtrKeystream.warmUpCipherPath(); // as the first fast minter of a JVM does
+            minter = new PooledMinter(PooledMinter.DEFAULT_POOL_BYTES, () -> new AesCtrKeystream(callBytes));
+        }
+    }
+
     @Benchmark
     public byte[] mint(Live state) {
         state.minter.mintInto(state.id, 0);
@@ -99,6 +119,13 @@ public class MintBenchmark {
     @OperationsPerInvocation(BATCH_IDS)
     public byte[] mintBatch(Batch state) {
         state.minter().fill(state.ids, 0, BATCH_IDS);
+        return state.ids;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH_IDS)
+    public byte[] fillCalls(FillCalls state) {
+        state.minter.fill(state.ids, 0, BATCH_IDS);
         return state.ids;
     }
 
