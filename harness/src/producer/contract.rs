@@ -257,6 +257,11 @@ impl<S: Copy> Accepts<S> {
     }
 }
 
+/// Blocks after the warm-up of a run of `messages` whose `warmup` is whole batches (a plan's).
+pub fn timed_blocks(messages: u64, warmup: u64, batch: u32) -> u64 {
+    messages.div_ceil(u64::from(batch)) - warmup / u64::from(batch)
+}
+
 impl<S> Plan<S> {
     /// Blocks in the run: one batch per arm each.
     pub fn blocks(&self) -> usize {
@@ -268,7 +273,7 @@ impl<S> Plan<S> {
     }
 
     pub fn timed_blocks(&self) -> usize {
-        self.blocks() - self.warmup_blocks()
+        timed_blocks(self.messages, self.warmup, self.batch) as usize
     }
 
     /// Every batch of the run in send order: block after block, the arms of each block in

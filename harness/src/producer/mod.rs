@@ -19,7 +19,9 @@ use bytes::BytesMut;
 use idgen::{Counter, MessageId, Mint, Strategy};
 
 pub use blocks::BlockOrder;
-pub use contract::{Accepts, Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, SendPath};
+pub use contract::{
+    Accepts, Batch, Mode, PayloadArgs, Plan, PlannedArm, ProduceArgs, ProduceCommand, SendPath, timed_blocks,
+};
 pub use inject::Inject;
 pub use result_line::{ArmResult, Lap, PairedResult, ProducerResult, Recorder, ResultLine};
 

@@ -6,6 +6,8 @@ use super::cpu::MachineTicks;
 use super::figures::paired_change;
 use super::records::{Arm, Warning};
 use super::settings::Settings;
+use crate::producer::timed_blocks;
+use crate::stats::paired::{CLIP_MIN_BLOCKS, CLIP_PERCENTILE};
 use crate::stats::{ALPHA, Summary, disjoint, variance_ratio_p, welch};
 
 /// Below this REPEAT a p-value is weak: Welch has few degrees of freedom and Mann-Whitney
@@ -27,6 +29,19 @@ pub fn settings(s: &Settings) -> Vec<Warning> {
                 }
             ),
             fix: "set REPEAT=10 (at least 5)".into(),
+        });
+    }
+    let timed = timed_blocks(s.messages, s.warmup, s.batch);
+    if s.design.blocks() && timed < CLIP_MIN_BLOCKS {
+        out.push(Warning {
+            cause: format!(
+                "workload {}: MESSAGES={} at BATCH={} leaves {timed} timed blocks a process, fewer than the {CLIP_MIN_BLOCKS} at which its estimate clips each arm's times at their {CLIP_PERCENTILE}th percentile: a stall counts at its full length",
+                s.name, s.messages, s.batch
+            ),
+            fix: format!(
+                "raise MESSAGES so that at least {CLIP_MIN_BLOCKS} batches follow the warm-up (MESSAGES - WARMUP >= {} here)",
+                CLIP_MIN_BLOCKS * u64::from(s.batch)
+            ),
         });
     }
     out
@@ -377,5 +392,20 @@ mod tests {
         s.repeat = 1;
         let w = settings(&s);
         assert!(w[0].cause.contains("REPEAT=1 is too few runs") && w[0].fix.contains("REPEAT=10"), "{w:?}");
+    }
+
+    #[test]
+    fn processes_too_short_for_their_clip_are_named_and_long_enough_ones_are_not() {
+        let mut s = settings_of_w();
+        // 112 blocks, 12 of them warm-up (11,200 messages rounded up to whole batches): exactly 100 timed
+        (s.batch, s.messages, s.warmup) = (1000, 112_000, 12_000);
+        assert!(settings(&s).is_empty(), "{:?}", settings(&s));
+        s.messages = 111_000;
+        let w = settings(&s);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].cause.contains("MESSAGES=111000 at BATCH=1000 leaves 99 timed blocks"), "{w:?}");
+        assert!(w[0].fix.contains("MESSAGES - WARMUP >= 100000"), "{w:?}");
+        s.design = crate::runner::design::Design::Processes;
+        assert!(settings(&s).is_empty(), "one process per arm compares whole runs, not blocks");
     }
 }
