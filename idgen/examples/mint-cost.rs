@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use aes::cipher::{KeyIvInit, StreamCipher};
 use clap::Parser;
+use idgen::keystream::AesCtr;
 use idgen::{ChaCha8Pool, Counter, MessageId, Mint, OsPool, Pooled, ThreadRngUuid, UuidV4, Xoshiro};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -38,6 +39,11 @@ const SOURCES: &[(&str, Group, &str)] = &[
     ("fast", Group::Idgen, "`idgen::mint()`: this thread's AES-128-CTR pool"),
     ("fast-atfork", Group::Idgen, "`idgen::mint()` with IDGEN_WIPEONFORK=off (atfork fallback)"),
     ("fill", Group::Idgen, "`idgen::fill()` of 1000-ID batches"),
+    (
+        "fill-aes-crate",
+        Group::Idgen,
+        "`fill()`'s batches with the `aes` crate's rounds where idgen runs its own VAES-256 ones (the same elsewhere)",
+    ),
     ("pooled", Group::Idgen, "`Pooled`: an owned AES-128-CTR pool"),
     ("chacha8", Group::Idgen, "`ChaCha8Pool`: an owned ChaCha8 pool"),
     ("xoshiro", Group::Idgen, "`Xoshiro`: Xoshiro256++, not a CSPRNG"),
@@ -184,6 +190,12 @@ fn dispatch<B: Body>(name: &str, body: B) -> Option<B::Out> {
         }),
         "fast" | "fast-atfork" => body.run(each(idgen::mint)),
         "fill" => body.run(idgen::fill),
+        "fill-aes-crate" => {
+            let mut seed = [0; 32];
+            getrandom::fill(&mut seed).expect("the OS random source");
+            let mut g = Pooled::with_keystream(AesCtr::with_crate_rounds(seed));
+            body.run(move |out| g.fill(out))
+        }
         "pooled" => {
             let mut g = Pooled::new();
             body.run(each(move || g.mint()))

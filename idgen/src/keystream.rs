@@ -9,6 +9,9 @@ use aes::cipher::{
 
 use crate::fork;
 
+#[cfg(all(target_arch = "x86_64", not(aes_backend = "soft")))]
+mod vaes;
+
 /// A source of 16-byte blocks, written in place.
 pub trait Keystream: Sized {
     /// `write` takes a multiple of this many IDs.
@@ -28,22 +31,43 @@ pub trait Keystream: Sized {
 
 /// AES-128 in counter mode: key = seed bytes 0..16; each counter block is a 64-bit little-endian
 /// counter (starting at seed bytes 16..24, wrapping) then the nonce, seed bytes 24..32: RustCrypto
-/// `ctr`'s `Ctr64LE`. 2^64 blocks before the stream would repeat, never reached. The `aes` crate
-/// picks VAES-512, VAES-256, AES-NI or constant-time software rounds at run time.
+/// `ctr`'s `Ctr64LE`. 2^64 blocks before the stream would repeat, never reached. On x86-64 with
+/// VAES the rounds are [`vaes`]'s; elsewhere the `aes` crate picks VAES-512, VAES-256, AES-NI or
+/// constant-time software rounds at run time.
 pub struct AesCtr {
-    cipher: Aes128,
+    rounds: Rounds,
     counter: u64,
     nonce: u64,
 }
 
+/// Who runs the rounds: one key, one stream, whichever it is.
+enum Rounds {
+    #[cfg(all(target_arch = "x86_64", not(aes_backend = "soft")))]
+    Vaes(vaes::Vaes),
+    Crate(Aes128),
+}
+
 impl AesCtr {
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        let word = |i: usize| u64::from_le_bytes(seed[i..i + 8].try_into().expect("8 bytes"));
-        Self {
-            cipher: Aes128::new(&Array::try_from(&seed[..16]).expect("16 key bytes")),
-            counter: word(16),
-            nonce: word(24),
+        let key: [u8; 16] = seed[..16].try_into().expect("16 key bytes");
+        #[cfg(all(target_arch = "x86_64", not(aes_backend = "soft")))]
+        if let Some(rounds) = vaes::Vaes::new(&key) {
+            return Self::with_rounds(Rounds::Vaes(rounds), seed);
         }
+        Self::with_rounds(Rounds::Crate(Aes128::new(&Array::from(key))), seed)
+    }
+
+    /// The same stream with the `aes` crate's rounds on every CPU: what `from_seed` gave before
+    /// [`vaes`], kept to time the two in one run.
+    #[cfg(feature = "compare")]
+    pub fn with_crate_rounds(seed: [u8; 32]) -> Self {
+        let key: [u8; 16] = seed[..16].try_into().expect("16 key bytes");
+        Self::with_rounds(Rounds::Crate(Aes128::new(&Array::from(key))), seed)
+    }
+
+    fn with_rounds(rounds: Rounds, seed: [u8; 32]) -> Self {
+        let word = |i: usize| u64::from_le_bytes(seed[i..i + 8].try_into().expect("8 bytes"));
+        Self { rounds, counter: word(16), nonce: word(24) }
     }
 }
 
@@ -67,7 +91,11 @@ impl AesCtr {
     fn write_in<const DOWN: bool>(&mut self, out: &mut [[u8; 16]]) {
         let first = self.counter;
         self.counter = first.wrapping_add(out.len() as u64);
-        self.cipher.encrypt_with_backend(Ctr::<DOWN> { out, first, nonce: self.nonce });
+        match &self.rounds {
+            #[cfg(all(target_arch = "x86_64", not(aes_backend = "soft")))]
+            Rounds::Vaes(rounds) => rounds.write::<DOWN>(first, self.nonce, out),
+            Rounds::Crate(cipher) => cipher.encrypt_with_backend(Ctr::<DOWN> { out, first, nonce: self.nonce }),
+        }
     }
 }
 
@@ -179,6 +207,47 @@ mod chacha {
         fn write_down(&mut self, out: &mut [[u8; 16]]) {
             for chunk in out.rchunks_exact_mut(Self::IDS_PER_CALL) {
                 self.next_16(chunk.iter_mut().rev());
+            }
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64", not(aes_backend = "soft")))]
+mod tests {
+    use super::*;
+
+    /// Both of `AesCtr`'s round runners for one seed.
+    fn both(seed: [u8; 32]) -> Option<[AesCtr; 2]> {
+        let key: &[u8; 16] = seed[..16].try_into().expect("16 key bytes");
+        let vaes = vaes::Vaes::new(key)?;
+        let cipher = Aes128::new(&Array::from(*key));
+        Some([AesCtr::with_rounds(Rounds::Vaes(vaes), seed), AesCtr::with_rounds(Rounds::Crate(cipher), seed)])
+    }
+
+    /// The VAES rounds write the `aes` crate's stream, up and down, at every length around a
+    /// group of 16 blocks, call after call, and across the counter's wrap.
+    #[test]
+    fn vaes_rounds_write_the_aes_crate_stream() {
+        let mut seed: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151).wrapping_add(7));
+        if both(seed).is_none() {
+            eprintln!("this CPU has no VAES: only the aes crate's rounds run here");
+            return;
+        }
+        for start in [0, u64::MAX - 40] {
+            seed[16..24].copy_from_slice(&start.to_le_bytes());
+            for down in [false, true] {
+                let [mut vaes, mut reference] = both(seed).expect("VAES found above");
+                for len in 0..=49 {
+                    let (mut ours, mut theirs) = (vec![[0u8; 16]; len], vec![[1u8; 16]; len]);
+                    if down {
+                        vaes.write_down(&mut ours);
+                        reference.write_down(&mut theirs);
+                    } else {
+                        vaes.write(&mut ours);
+                        reference.write(&mut theirs);
+                    }
+                    assert_eq!(ours, theirs, "from counter {start}, {len} blocks, down {down}");
+                }
             }
         }
     }
