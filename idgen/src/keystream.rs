@@ -32,8 +32,8 @@ pub trait Keystream: Sized {
 /// AES-128 in counter mode: key = seed bytes 0..16; each counter block is a 64-bit little-endian
 /// counter (starting at seed bytes 16..24, wrapping) then the nonce, seed bytes 24..32: RustCrypto
 /// `ctr`'s `Ctr64LE`. 2^64 blocks before the stream would repeat, never reached. On x86-64 with
-/// VAES the rounds are [`vaes`]'s; elsewhere the `aes` crate picks VAES-512, VAES-256, AES-NI or
-/// constant-time software rounds at run time.
+/// VAES but no AVX-512 the rounds are idgen's own (`keystream/vaes.rs`); elsewhere the `aes`
+/// crate picks VAES-512, AES-NI or constant-time software rounds at run time.
 pub struct AesCtr {
     rounds: Rounds,
     counter: u64,
@@ -58,7 +58,7 @@ impl AesCtr {
     }
 
     /// The same stream with the `aes` crate's rounds on every CPU: what `from_seed` gave before
-    /// [`vaes`], kept to time the two in one run.
+    /// idgen had rounds of its own, kept to time the two in one run.
     #[cfg(feature = "compare")]
     pub fn with_crate_rounds(seed: [u8; 32]) -> Self {
         let key: [u8; 16] = seed[..16].try_into().expect("16 key bytes");
