@@ -47,22 +47,27 @@ enum Rounds {
     Crate(Aes128),
 }
 
+impl Rounds {
+    /// The `aes` crate's, keyed with seed bytes 0..16.
+    fn of_crate(seed: &[u8; 32]) -> Self {
+        Self::Crate(Aes128::new(&Array::try_from(&seed[..16]).expect("16 key bytes")))
+    }
+}
+
 impl AesCtr {
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        let key: [u8; 16] = seed[..16].try_into().expect("16 key bytes");
         #[cfg(all(target_arch = "x86_64", not(aes_backend = "soft")))]
-        if let Some(rounds) = vaes::Vaes::new(&key) {
+        if let Some(rounds) = vaes::Vaes::new(seed[..16].try_into().expect("16 key bytes")) {
             return Self::with_rounds(Rounds::Vaes(rounds), seed);
         }
-        Self::with_rounds(Rounds::Crate(Aes128::new(&Array::from(key))), seed)
+        Self::with_rounds(Rounds::of_crate(&seed), seed)
     }
 
     /// The same stream with the `aes` crate's rounds on every CPU: what `from_seed` gave before
     /// idgen had rounds of its own, kept to time the two in one run.
     #[cfg(feature = "compare")]
     pub fn with_crate_rounds(seed: [u8; 32]) -> Self {
-        let key: [u8; 16] = seed[..16].try_into().expect("16 key bytes");
-        Self::with_rounds(Rounds::Crate(Aes128::new(&Array::from(key))), seed)
+        Self::with_rounds(Rounds::of_crate(&seed), seed)
     }
 
     fn with_rounds(rounds: Rounds, seed: [u8; 32]) -> Self {
@@ -218,10 +223,8 @@ mod tests {
 
     /// Both of `AesCtr`'s round runners for one seed.
     fn both(seed: [u8; 32]) -> Option<[AesCtr; 2]> {
-        let key: &[u8; 16] = seed[..16].try_into().expect("16 key bytes");
-        let vaes = vaes::Vaes::new(key)?;
-        let cipher = Aes128::new(&Array::from(*key));
-        Some([AesCtr::with_rounds(Rounds::Vaes(vaes), seed), AesCtr::with_rounds(Rounds::Crate(cipher), seed)])
+        let vaes = vaes::Vaes::new(seed[..16].try_into().expect("16 key bytes"))?;
+        Some([AesCtr::with_rounds(Rounds::Vaes(vaes), seed), AesCtr::with_rounds(Rounds::of_crate(&seed), seed)])
     }
 
     /// The VAES rounds write the `aes` crate's stream, up and down, at every length around a
