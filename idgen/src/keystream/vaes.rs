@@ -28,8 +28,8 @@ pub(super) struct Vaes {
 
 impl Vaes {
     /// `key` expanded, where the `aes` crate would run VAES-256: VAES with AES-NI and AVX2, but
-    /// no AVX-512 (the crate's VAES-512 rounds measured 1.11x the floor on this project's Intel
-    /// Xeon, and stay); `None` elsewhere.
+    /// no AVX-512 (the crate's VAES-512 rounds ran close to the floor on this project's Intel
+    /// Xeon, results/mint-costs.* of 4443174, and stay); `None` elsewhere.
     pub(super) fn new(key: &[u8; 16]) -> Option<Self> {
         let here = is_x86_feature_detected!("aes")
             && is_x86_feature_detected!("avx2")
