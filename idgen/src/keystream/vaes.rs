@@ -50,12 +50,10 @@ impl Vaes {
     fn write_in<const DOWN: bool>(&self, first: u64, nonce: u64, out: &mut [[u8; 16]]) {
         // A register's two blocks are consecutive slots: counters `c, c + 1` upward, `c, c - 1`
         // downward, the next register's two further on.
-        let n = out.len() as u64;
-        let (start, step) = if DOWN { (first.wrapping_add(n).wrapping_sub(1), -2) } else { (first, 2) };
-        let lane_step = if DOWN { -1i64 } else { 1 };
+        let (start, sign) = if DOWN { (first.wrapping_add(out.len() as u64).wrapping_sub(1), -1) } else { (first, 1) };
         let nonce = nonce as i64;
-        let mut counters = _mm256_set_epi64x(nonce, (start as i64).wrapping_add(lane_step), nonce, start as i64);
-        let step = _mm256_set_epi64x(0, step, 0, step);
+        let mut counters = _mm256_set_epi64x(nonce, (start as i64).wrapping_add(sign), nonce, start as i64);
+        let step = _mm256_set_epi64x(0, 2 * sign, 0, 2 * sign);
         let mut group = || {
             let mut blocks = [counters; LANES];
             for block in &mut blocks {
