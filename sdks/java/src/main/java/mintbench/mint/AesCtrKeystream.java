@@ -22,7 +22,7 @@ final class AesCtrKeystream implements RandomFill {
     /**
      * Most bytes a batch fill gives one {@code Cipher.update}: a default batch's 1000 IDs (16,000
      * bytes) in one call. Each call costs a fixed overhead before the intrinsic runs, so calls of one
-     * 1 KiB pool each cost a batch 16 of them (JMH's {@code fast-calls-<bytes>B} rows).
+     * 1 KiB pool each cost a batch 16 of them (JMH's {@code aesctr-calls-<bytes>B} rows).
      */
     static final int FILL_CALL_BYTES = 16 * 1024;
 

@@ -39,7 +39,7 @@ public final class PooledMinter implements IdMinter {
     }
 
     /**
-     * {@code aesctr} and {@code fast}: an AES-CTR keystream per thread, generated a pool at a time
+     * {@code aesctr}: an AES-CTR keystream per thread, generated a pool at a time
      * for single IDs and straight into the caller's array for a batch, up to
      * {@link AesCtrKeystream#FILL_CALL_BYTES} per cipher call (a pool, if larger). The first such
      * minter of a JVM warms the cipher's call chain up here, before any ID is minted.

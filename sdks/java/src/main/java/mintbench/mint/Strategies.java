@@ -4,14 +4,14 @@ import java.util.List;
 
 /** The strategies by the names the producer's MSG_ID and the benchmarks use. */
 public final class Strategies {
-    /** Every name {@link #create} accepts; {@code fast} is an alias of {@code aesctr}. */
+    /** Every name {@link #create} accepts. */
     public static final List<String> NAMES =
             List.of("uuid", "securerandom-pool", "aesctr", "fast", "threadlocalrandom", "preset", "counter");
 
     private Strategies() {}
 
     /**
-     * The minter named {@code name}. {@code preset} mints {@code idsNeeded} IDs with the fast path
+     * The minter named {@code name}. {@code preset} mints {@code idsNeeded} IDs with {@code fast}
      * right here, so call it before the timed window; the other strategies ignore {@code idsNeeded}.
      */
     public static IdMinter create(String name, int idsNeeded) {
@@ -21,21 +21,18 @@ public final class Strategies {
             case "securerandom-pool":
                 return PooledMinter.secureRandom(PooledMinter.DEFAULT_POOL_BYTES);
             case "aesctr":
+                return PooledMinter.aesCtr(PooledMinter.DEFAULT_POOL_BYTES);
             case "fast":
-                return fast();
+                return WeylMinter.randomSeed();
             case "threadlocalrandom":
                 return new ThreadLocalRandomMinter();
             case "preset":
-                return PresetMinter.mintAhead(fast(), idsNeeded);
+                return PresetMinter.mintAhead(WeylMinter.randomSeed(), idsNeeded);
             case "counter":
                 return CounterMinter.randomStart();
             default:
                 throw new IllegalArgumentException(
                         "MSG_ID=" + name + " is unknown; expected one of " + String.join(", ", NAMES));
         }
-    }
-
-    private static IdMinter fast() {
-        return PooledMinter.aesCtr(PooledMinter.DEFAULT_POOL_BYTES);
     }
 }

@@ -58,7 +58,7 @@ public final class JmhSamples {
 
     /**
      * The strategy's MSG_ID name; the pool-size sweep's rows as {@code <source>-<bytes>B}, the fill
-     * call sweep's as {@code fast-calls-<bytes>B}.
+     * call sweep's as {@code aesctr-calls-<bytes>B}.
      */
     private static String name(JsonNode result) {
         String method = result.get("benchmark").asText().substring(result.get("benchmark").asText().lastIndexOf('.') + 1);
@@ -70,7 +70,7 @@ public final class JmhSamples {
             case "pooled":
                 return params.get("source").asText() + "-" + params.get("poolBytes").asText() + "B";
             case "fillCalls":
-                return "fast-calls-" + params.get("callBytes").asText() + "B";
+                return "aesctr-calls-" + params.get("callBytes").asText() + "B";
             default:
                 throw new IllegalArgumentException("unknown benchmark " + result.get("benchmark").asText());
         }

@@ -32,7 +32,7 @@ class JmhSamplesTest {
                 + "{\"name\":\"aesctr\",\"ns_per_id\":[9.5,10.25]},"
                 + "{\"name\":\"preset\",\"ns_per_id\":[1.5]},"
                 + "{\"name\":\"aesctr-1024B\",\"ns_per_id\":[8.0]},"
-                + "{\"name\":\"fast-calls-16384B\",\"ns_per_id\":[0.75]}]", raw.get("strategies").toString());
+                + "{\"name\":\"aesctr-calls-16384B\",\"ns_per_id\":[0.75]}]", raw.get("strategies").toString());
     }
 
     @Test

@@ -40,7 +40,7 @@ public class MintBenchmark {
 
     /**
      * A batch's IDs in one call, as the faithful send path takes them: {@code fast} and
-     * {@code counter} mint them, {@code preset} copies IDs minted ahead with the fast path (served
+     * {@code counter} mint them, {@code preset} copies IDs minted ahead with {@code fast} (served
      * again from the start when used up).
      */
     @State(Scope.Thread)
@@ -90,9 +90,10 @@ public class MintBenchmark {
     }
 
     /**
-     * The batch fill's cipher calls: {@code fast}'s 1000-ID fill with at most {@code callBytes} per
-     * {@code Cipher.update}, one pool (the 1 KiB calls it made before) or
-     * {@link AesCtrKeystream#FILL_CALL_BYTES} (what {@code fast} makes now).
+     * {@code aesctr}'s batch fill: 1000 IDs with at most {@code callBytes} per
+     * {@code Cipher.update}, one pool (the 1 KiB calls it once made) or
+     * {@link AesCtrKeystream#FILL_CALL_BYTES} (what it makes now): beside {@code fast}'s batch row,
+     * what the faithful path's fill costs on the AES-CTR keystream.
      */
     @State(Scope.Thread)
     public static class FillCalls {
@@ -104,7 +105,7 @@ public class MintBenchmark {
 
         @Setup
         public void create() {
-            AesCtrKeystream.warmUpCipherPath(); // as the first fast minter of a JVM does
+            AesCtrKeystream.warmUpCipherPath(); // as the first aesctr minter of a JVM does
             minter = new PooledMinter(PooledMinter.DEFAULT_POOL_BYTES, () -> new AesCtrKeystream(callBytes));
         }
     }
