@@ -148,6 +148,13 @@ namespace Mintbench
         readonly byte[] idScratch = new byte[MessageId.Size];
         readonly byte[] checksumInput;
         byte[] frame;
+        // The application's list of a batch's messages: one kept across batches and emptied after
+        // each. Mono's collector allocates any object over 8000 bytes (a Message[] of 1000) as an
+        // old large object, so a fresh list per batch would keep every message it names alive
+        // through the minor collections until the next major one, and each would promote about
+        // ten batches of dead messages. .NET, where the SDK runs, keeps arrays under 85,000 bytes
+        // young, so there such a list dies with its batch, as the messages of this one do.
+        Message[] batch = new Message[0];
 
         // .NET's ArrayPool.Shared, which the SDK rents from, pools arrays up to 2^30 bytes; Mono's
         // stops at 1 MiB and would allocate every ~1 MB batch afresh (PACK=167), so a pool with
@@ -172,13 +179,21 @@ namespace Mintbench
         public int Encode(ulong request, ulong session, ulong originTimestamp, ulong firstSeq, int count)
         {
             SendMessagesFrame.CheckCount(count, maxMessages);
-            return CreateMessages(request, session, originTimestamp, BuildMessages(firstSeq, count, originTimestamp));
+            BuildMessages(firstSeq, count, originTimestamp);
+            try
+            {
+                return CreateMessages(request, session, originTimestamp, batch);
+            }
+            finally
+            {
+                Array.Clear(batch, 0, batch.Length);
+            }
         }
 
         /// <summary>The application's side: the messages it hands to SendMessages.</summary>
-        Message[] BuildMessages(ulong firstSeq, int count, ulong originTimestamp)
+        void BuildMessages(ulong firstSeq, int count, ulong originTimestamp)
         {
-            var messages = new Message[count];
+            if (batch.Length != count) batch = new Message[count];
             for (int i = 0; i < count; i++)
             {
                 var payload = new byte[payloadLength];
@@ -189,9 +204,8 @@ namespace Mintbench
                     appIds.MintInto(idScratch, 0);
                     header.Id = new U128(LittleEndian.ReadUInt64(idScratch, 0), LittleEndian.ReadUInt64(idScratch, 8));
                 }
-                messages[i] = new Message { Header = header, Payload = payload };
+                batch[i] = new Message { Header = header, Payload = payload };
             }
-            return messages;
         }
 
         /// <summary>The SDK's side: the two loops of its TcpContracts.</summary>
