@@ -262,8 +262,13 @@ fn designs(root: &Path, doc: &Path, files: &str) -> Result<String> {
         for (label, _) in &group {
             out += &format!(" {label} ±% (s) |");
         }
-        let (first, last) = (&group[0].0, &group[group.len() - 1].0);
-        out += &format!(" {last} / {first} | at equal seconds |\n|---|---|{}---|---|\n", "---|".repeat(group.len()));
+        // With one column there is nothing to divide: its half-widths alone.
+        let compared = group.len() > 1;
+        if compared {
+            let (first, last) = (&group[0].0, &group[group.len() - 1].0);
+            out += &format!(" {last} / {first} | at equal seconds |");
+        }
+        out += &format!("\n|---|---|{}{}\n", "---|".repeat(group.len()), if compared { "---|---|" } else { "" });
         let listed: Vec<Vec<Value>> = group.iter().map(|(_, w)| rows(w)).collect();
         let mut seen = Vec::new();
         for cmp in listed.iter().flatten() {
@@ -283,9 +288,8 @@ fn designs(root: &Path, doc: &Path, files: &str) -> Result<String> {
             // A half-width narrows as one over the root of the launches, so the time each column
             // gave this row converts its ratio to what equal seconds would give.
             out += &match (cells[0], cells[cells.len() - 1]) {
-                (Some((a, sa)), Some((b, sb))) if group.len() > 1 => {
-                    format!(" {:.1}x | {:.1}x |\n", b / a, b / a * (sb / sa).sqrt())
-                }
+                _ if !compared => "\n".into(),
+                (Some((a, sa)), Some((b, sb))) => format!(" {:.1}x | {:.1}x |\n", b / a, b / a * (sb / sa).sqrt()),
                 _ => " - | - |\n".into(),
             };
         }
@@ -523,7 +527,7 @@ mod tests {
         assert_eq!(with_median(1.55, 1.7), "1.500x (1.400x .. 1.600x), faster");
     }
     #[test]
-    fn several_files_make_one_column_each_and_say_how_their_rounds_ran() {
+    fn each_file_makes_one_column_and_says_how_its_rounds_ran() {
         let root = std::env::temp_dir().join(format!("mintbench-blocks-{}", std::process::id()));
         std::fs::create_dir_all(root.join("results")).unwrap();
         let report = |half: f64, split: Option<&str>| {
@@ -546,6 +550,10 @@ mod tests {
         );
         assert!(out.contains("| row | compared | base ±% (s) | split ±% (s) | split / base |"), "{out}");
         assert!(out.contains("| node | uuid (A/A twin) / uuid | ±2.00 (20) | ±1.00 (20) | 0.5x | 0.5x |"), "{out}");
+        // One file of one design: its column alone, nothing to divide.
+        let alone = designs(&root, &doc, "split").unwrap();
+        assert!(alone.contains("| row | compared | lockstep ±% (s) |\n|---|---|---|\n"), "{alone}");
+        assert!(alone.contains("| node | uuid (A/A twin) / uuid | ±1.00 (20) |\n"), "{alone}");
         std::fs::remove_dir_all(root).unwrap();
     }
 }
