@@ -1,6 +1,8 @@
 //! Warnings that name their cause and the fix: about the settings, the machine, and what the
 //! runs themselves show.
 
+use std::collections::BTreeMap;
+
 use super::analysis::{Analysis, ArmComparison};
 use super::cpu::MachineTicks;
 use super::figures::paired_change;
@@ -119,7 +121,14 @@ const SPLIT_MISREAD_P: f64 = 0.01;
 /// The first timed run may be this much slower than the mean of the rest before it warns.
 const FIRST_RUN_SLOWER_PCT: f64 = 10.0;
 
-/// Warnings the results themselves carry: an unstable or drifting control, a slow first run.
+/// A launch whose CPUs lost more than this share (%) of their time to the hypervisor.
+const STOLEN_LAUNCH_PCT: f64 = 5.0;
+
+/// The share of a workload's launches above STOLEN_LAUNCH_PCT at which it warns.
+const STOLEN_LAUNCHES_SHARE: f64 = 0.1;
+
+/// Warnings the results themselves carry: an unstable or drifting control, a slow first run,
+/// launches the hypervisor took CPU time from.
 pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> {
     let mut out = Vec::new();
     if let Some(c) = analysis.control.as_ref().filter(|_| analysis.control_unstable) {
@@ -133,9 +142,8 @@ pub fn results(s: &Settings, arms: &[Arm], analysis: &Analysis) -> Vec<Warning> 
             fix: "rerun on a quiet machine; raise MESSAGES so each run lasts longer than the disturbances".into(),
         });
     }
-    if let Some(w) = drift(s, arms) {
-        out.push(w);
-    }
+    out.extend(drift(s, arms));
+    out.extend(steal(s, arms));
     out.extend(analysis.comparisons.iter().chain(&analysis.twins).filter_map(|c| lumps(s, c)));
     out.extend(split_misread(s, analysis));
     for arm in arms {
@@ -222,6 +230,24 @@ fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
     out
 }
 
+/// Launches that lost part of their CPUs' time to the hypervisor (steal), each counted once (the
+/// arms of a lock-step set or of a paired process share one): other guests on the host took it
+/// at moments of their own choosing, which no design here removes and every interval carries.
+fn steal(s: &Settings, arms: &[Arm]) -> Option<Warning> {
+    let launches: BTreeMap<usize, f64> =
+        arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup).filter_map(|r| Some((r.order, r.steal_pct?))).collect();
+    let stolen = launches.values().filter(|&&pct| pct > STOLEN_LAUNCH_PCT).count();
+    let most = launches.values().copied().fold(0.0, f64::max);
+    (stolen > 0 && stolen as f64 >= STOLEN_LAUNCHES_SHARE * launches.len() as f64).then(|| Warning {
+        cause: format!(
+            "workload {}: {stolen} of {} launches lost more than {STOLEN_LAUNCH_PCT}% of their CPUs' time to the hypervisor (steal; at most {most:.1}%, per arm in the steal % column): other guests on the host took CPU time at moments of their own choosing, which widens every interval here",
+            s.name,
+            launches.len()
+        ),
+        fix: "rerun when the host is quieter, or on a machine whose CPUs are the guest's alone".into(),
+    })
+}
+
 /// The control's runs in time order, first half against second half: the machine's speed
 /// changed during the workload when they differ significantly.
 fn drift(s: &Settings, arms: &[Arm]) -> Option<Warning> {
@@ -295,6 +321,37 @@ mod tests {
         assert!(
             w.iter().any(|w| w.cause.contains("the first timed run of rust uuid was 40% slower")
                 && w.fix.contains("raise WARMUP")),
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn launches_the_hypervisor_took_time_from_are_named_once_each() {
+        // Two arms of one process per launch (a paired run): twenty launches, each seen twice.
+        let mut arms =
+            vec![arm("rust", "uuid", None, (1, 1), &[100.0; 20]), arm("rust", "fast", None, (1, 1), &[200.0; 20])];
+        let steal_at = |arms: &mut Vec<Arm>, stolen: &[usize]| {
+            for a in arms.iter_mut() {
+                for (i, r) in a.runs.iter_mut().enumerate() {
+                    r.steal_pct = Some(if stolen.contains(&i) { 8.0 } else { 0.5 });
+                }
+            }
+        };
+        let warned = |arms: &Vec<Arm>| {
+            let analysis = Analysis::of(arms, &baseline_pairs(arms));
+            results(&settings_of_w(), arms, &analysis)
+                .into_iter()
+                .filter(|w| w.cause.contains("hypervisor"))
+                .collect::<Vec<_>>()
+        };
+        steal_at(&mut arms, &[3]);
+        assert_eq!(warned(&arms), [], "one launch in twenty is under the share");
+        steal_at(&mut arms, &[3, 7]);
+        let w = warned(&arms);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].cause.contains("2 of 20 launches lost more than 5% of their CPUs' time")
+                && w[0].cause.contains("at most 8.0%"),
             "{w:?}"
         );
     }
