@@ -3,7 +3,7 @@
 
 use super::advice::{Allocation, Measured};
 use super::analysis::{Analysis, ArmComparison};
-use super::records::Arm;
+use super::records::{Arm, timed_launches};
 use super::schedule::launches;
 use super::settings::Settings;
 
@@ -51,24 +51,24 @@ fn measure(group: &[&Arm], widest: &ArmComparison, h0: f64, settings: &Settings)
 }
 
 /// Per round, from the timed launches of `arms` (one launch's): the mean seconds outside the
-/// timed window, the mean seconds of the timed window, and the rounds. A launch is the runs that
-/// share an order.
+/// timed window, the mean seconds of the timed window, and the rounds.
 fn launch_times(arms: &[&Arm]) -> Option<(f64, f64, usize)> {
-    let runs = || arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup);
-    let mut launches: Vec<(usize, f64, f64)> = Vec::new(); // (order, wall, timed window)
-    for run in runs() {
-        let (Some(wall), Some(result)) = (run.launch_s, &run.result) else { return None };
-        let timed = result.elapsed_ns as f64 / 1e9;
-        match launches.iter_mut().find(|l| l.0 == run.order) {
-            Some(l) => l.2 = l.2.max(timed),
-            None => launches.push((run.order, wall, timed)),
+    let launches = timed_launches(arms.iter().copied());
+    let (mut wall, mut timed) = (0.0, 0.0);
+    for runs in launches.values() {
+        let mut launch_timed: Option<f64> = None;
+        for run in runs {
+            let (Some(_), Some(result)) = (run.launch_s, &run.result) else { return None };
+            let t = result.elapsed_ns as f64 / 1e9;
+            launch_timed = Some(launch_timed.map_or(t, |l| l.max(t)));
         }
+        wall += runs[0].launch_s?;
+        timed += launch_timed?;
     }
-    let rounds = runs().map(|r| r.round).max()?;
+    let rounds = launches.values().flatten().map(|r| r.round).max()?;
     if rounds < 3 {
         return None;
     }
-    let (wall, timed) = launches.iter().fold((0.0, 0.0), |(w, t), l| (w + l.1, t + l.2));
     Some(((wall - timed).max(0.0) / rounds as f64, timed / rounds as f64, rounds))
 }
 

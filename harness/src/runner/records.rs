@@ -2,6 +2,7 @@
 //! runs they made, what a run measured, and the warnings carried beside them. Behaviour lives
 //! in the modules above; this one only describes.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -195,6 +196,16 @@ impl RunRecord {
         }
         record
     }
+}
+
+/// The timed runs of `arms` by launch: a launch is the runs that share an order (one process, or
+/// every process of a lock-step set), each launch's runs in the order of `arms`.
+pub fn timed_launches<'a>(arms: impl IntoIterator<Item = &'a Arm>) -> BTreeMap<usize, Vec<&'a RunRecord>> {
+    let mut launches: BTreeMap<usize, Vec<&RunRecord>> = BTreeMap::new();
+    for run in arms.into_iter().flat_map(|a| &a.runs).filter(|r| !r.warmup) {
+        launches.entry(run.order).or_default().push(run);
+    }
+    launches
 }
 
 impl Arm {

@@ -1,12 +1,10 @@
 //! Warnings that name their cause and the fix: about the settings, the machine, and what the
 //! runs themselves show.
 
-use std::collections::BTreeMap;
-
 use super::analysis::{Analysis, ArmComparison};
 use super::cpu::MachineTicks;
 use super::figures::paired_change;
-use super::records::{Arm, Warning};
+use super::records::{Arm, Warning, timed_launches};
 use super::settings::Settings;
 use crate::producer::timed_blocks;
 use crate::stats::paired::{CLIP_MIN_BLOCKS, CLIP_PERCENTILE};
@@ -234,10 +232,10 @@ fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
 /// arms of a lock-step set or of a paired process share one): other guests on the host took it
 /// at moments of their own choosing, which no design here removes and every interval carries.
 fn steal(s: &Settings, arms: &[Arm]) -> Option<Warning> {
-    let launches: BTreeMap<usize, f64> =
-        arms.iter().flat_map(|a| &a.runs).filter(|r| !r.warmup).filter_map(|r| Some((r.order, r.steal_pct?))).collect();
-    let stolen = launches.values().filter(|&&pct| pct > STOLEN_LAUNCH_PCT).count();
-    let most = launches.values().copied().fold(0.0, f64::max);
+    let launches: Vec<f64> =
+        timed_launches(arms).values().filter_map(|runs| runs.iter().rev().find_map(|r| r.steal_pct)).collect();
+    let stolen = launches.iter().filter(|&&pct| pct > STOLEN_LAUNCH_PCT).count();
+    let most = launches.iter().copied().fold(0.0, f64::max);
     (stolen > 0 && stolen as f64 >= STOLEN_LAUNCHES_SHARE * launches.len() as f64).then(|| Warning {
         cause: format!(
             "workload {}: {stolen} of {} launches lost more than {STOLEN_LAUNCH_PCT}% of their CPUs' time to the hypervisor (steal; at most {most:.1}%, per arm in the steal % column): other guests on the host took CPU time at moments of their own choosing, which widens every interval here",
