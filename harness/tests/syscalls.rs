@@ -14,7 +14,8 @@ fn counted_run(name: &str, args: &[&str]) -> (String, PathBuf) {
         "strace is missing: run scripts/setup.sh (it installs Debian's strace)"
     );
     let dir = scratch(name);
-    let out = harness().arg("run").args(args).env("RESULTS_DIR", &dir).output().unwrap();
+    // STOLEN=count: no launch runs again whatever the host's steal, so the runs' numbers are exact.
+    let out = harness().arg("run").args(args).env("RESULTS_DIR", &dir).env("STOLEN", "count").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     (stderr, dir)

@@ -20,7 +20,7 @@ use super::analysis::Analysis;
 use super::design::Design;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord};
+use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, launches_in};
 use super::report::atomic_write;
 use super::run::{MAX_ROUNDS, more_rounds, run_step};
 use super::schedule::{next_round, plan};
@@ -75,6 +75,7 @@ impl Selection for Calibrate {
             &settings::TIMEOUT,
             &settings::CPUS,
             &settings::FREEZE,
+            &settings::STOLEN,
             &settings::PRECISION,
             &settings::FORCE,
         ]
@@ -463,11 +464,12 @@ fn run_round(
 fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>, pairs: &[(usize, usize)]) -> Vec<Arm> {
     let started = std::time::Instant::now();
     let mut steps = plan(&arms, settings);
-    let mut k = 0;
+    let (mut k, mut order) = (0, 0);
     for round in settings.repeat as usize.. {
         for (step, indexes) in std::mem::take(&mut steps) {
-            k += 1;
-            for (i, record) in run_step(launcher, settings, &arms, &indexes, step, k, k - 1) {
+            let records = run_step(launcher, settings, &arms, &indexes, step, order + 1, k);
+            (k, order) = (k + 1, order + launches_in(&records));
+            for (i, record) in records {
                 arms[i].runs.push(record);
             }
         }
@@ -511,7 +513,7 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         },
         verdict: row.map_or(crate::stats::Verdict::Undecided, |r| r.comparison.verdict),
         spread_pct,
-        processes: arms[after].runs.iter().filter(|r| !r.warmup).count(),
+        processes: arms[after].runs.iter().filter(|r| r.counted()).count(),
         steal: if design == Design::Processes { Steal::of([&arms[base], &arms[after]]) } else { Steal::default() },
         failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
     }
@@ -527,7 +529,7 @@ fn expected_change_pct(arm: &Arm) -> f64 {
     let changes: Vec<f64> = arm
         .runs
         .iter()
-        .filter(|r| !r.warmup)
+        .filter(|r| r.counted())
         .filter_map(|r| r.result.as_ref().map(|m| (m, r)))
         .filter(|(m, _)| m.elapsed_ns > 0)
         .map(|(m, r)| match (&r.batch_ns, arm.metric, r.cpu_ns_per_msg) {
@@ -550,9 +552,9 @@ fn round_trip_change_pct(base: &Arm, after: &Arm) -> Option<f64> {
     let changes: Vec<f64> = after
         .runs
         .iter()
-        .filter(|r| !r.warmup)
+        .filter(|r| r.counted())
         .filter_map(|r| {
-            let same_process = base.runs.iter().find(|b| !b.warmup && b.order == r.order)?;
+            let same_process = base.runs.iter().find(|b| b.counted() && b.order == r.order)?;
             let batch = clipped_mean(r.batch_ns.as_deref().filter(|b| !b.is_empty())?);
             Some(-100.0 * (rtt(r)? as f64 - rtt(same_process)? as f64) / batch)
         })
@@ -703,7 +705,7 @@ fn markdown(c: &Calibration) -> String {
     let _ = writeln!(out, "- Machine: {}; {}", m.summary(), m.toolchains.join("; "));
     let _ = writeln!(
         out,
-        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={} FREEZE={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's mean batch (rarest stalls clipped) over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
+        "- Settings: REPEAT={} BITS={} PACK={} BATCH={} MESSAGES={} WARMUP={} CPUS={} FREEZE={} STOLEN={}; {} rounds per design and SDK. The base arm is each SDK's `fast` (the Rust row's `{CONTROL_MSG_ID}`); a k% copy spins k% of the base's time per message (`ns/msg`, INJECT_NS: measured before each design's rounds as its verdict sees it, the time per message of a run on its own or, paired, the base's mean batch (rarest stalls clipped) over BATCH in a process like a round's) on the clock, per batch, and the producer reports the time it spent, from which the expected change is computed.\n",
         s.repeat,
         s.bits,
         s.pack,
@@ -712,6 +714,7 @@ fn markdown(c: &Calibration) -> String {
         s.warmup,
         affinity::text(s.cpus.as_deref()),
         s.freeze,
+        s.stolen(),
         c.rounds
     );
     if let Some(p) = s.precision_pct {

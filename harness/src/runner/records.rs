@@ -50,6 +50,10 @@ pub struct RunRecord {
     pub round: usize,
     /// The discarded warm-up run.
     pub warmup: bool,
+    /// A timed run left out of every figure: its launch lost more than [`STOLEN_LAUNCH_PCT`] of
+    /// its CPUs' time to the hypervisor and ran again (see `run::run_step`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stolen: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ProducerResult>,
     /// The optional result-line field of the same name (sdks/README.md).
@@ -169,6 +173,7 @@ impl RunRecord {
             order,
             round,
             warmup,
+            stolen: false,
             result: None,
             alloc_bytes_per_msg: None,
             seed: None,
@@ -196,16 +201,31 @@ impl RunRecord {
         }
         record
     }
+
+    /// Whether the figures count this run: a timed run (not the warm-up) that was not stolen.
+    pub fn counted(&self) -> bool {
+        !self.warmup && !self.stolen
+    }
 }
 
-/// The timed runs of `arms` by launch: a launch is the runs that share an order (one process, or
-/// every process of a lock-step set), each launch's runs in the order of `arms`.
+/// A launch whose CPUs lost more than this share (%) of their time to the hypervisor (steal):
+/// long enough a theft to land in a few of one arm's turns and outweigh a small change.
+pub const STOLEN_LAUNCH_PCT: f64 = 5.0;
+
+/// The timed runs of `arms` by launch, stolen ones included (what the rounds cost on this host):
+/// a launch is the runs that share an order (one process, or every process of a lock-step set),
+/// each launch's runs in the order of `arms`.
 pub fn timed_launches<'a>(arms: impl IntoIterator<Item = &'a Arm>) -> BTreeMap<usize, Vec<&'a RunRecord>> {
     let mut launches: BTreeMap<usize, Vec<&RunRecord>> = BTreeMap::new();
     for run in arms.into_iter().flat_map(|a| &a.runs).filter(|r| !r.warmup) {
         launches.entry(run.order).or_default().push(run);
     }
     launches
+}
+
+/// How many launches (processes, or lock-step sets) a step's records come from.
+pub fn launches_in(records: &[(usize, RunRecord)]) -> usize {
+    records.iter().map(|(_, r)| r.order).collect::<std::collections::BTreeSet<_>>().len()
 }
 
 impl Arm {
@@ -256,13 +276,13 @@ impl Arm {
     }
 
     fn timed(&self) -> impl Iterator<Item = &ProducerResult> {
-        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.result.as_ref())
+        self.runs.iter().filter(|r| r.counted()).filter_map(|r| r.result.as_ref())
     }
 
     /// (order, sample) of each timed run with a result: the one figure every statistic,
     /// warning and chart reads, msgs/s of the timed window or of the process's CPU time (METRIC).
     pub fn timed_samples(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.runs.iter().filter(|r| !r.warmup).filter_map(|r| {
+        self.runs.iter().filter(|r| r.counted()).filter_map(|r| {
             let result = r.result.as_ref()?;
             let sample = match self.metric {
                 Metric::Wall => result.msgs_per_sec,
@@ -275,7 +295,7 @@ impl Arm {
     /// The timed runs with their round, for pairing the runs of one round.
     pub fn by_round(&self) -> Vec<(usize, f64)> {
         let rounds: Vec<usize> =
-            self.runs.iter().filter(|r| !r.warmup && r.result.is_some()).map(|r| r.round).collect();
+            self.runs.iter().filter(|r| r.counted() && r.result.is_some()).map(|r| r.round).collect();
         rounds.into_iter().zip(self.timed_samples().map(|(_, v)| v)).collect()
     }
 
@@ -283,14 +303,14 @@ impl Arm {
     pub fn batch_times(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
         self.runs
             .iter()
-            .filter(|r| !r.warmup && r.result.is_some())
+            .filter(|r| r.counted() && r.result.is_some())
             .filter_map(|r| r.batch_ns.as_deref().map(|b| (r.order, b)))
     }
 
     /// (set order, client + service ns of each turn) of each timed lock-step run: the whole
     /// round trip at one request in flight, as the sink saw it.
     pub fn turn_times(&self) -> Vec<(usize, Vec<u64>)> {
-        let timed = self.runs.iter().filter(|r| !r.warmup && r.result.is_some());
+        let timed = self.runs.iter().filter(|r| r.counted() && r.result.is_some());
         timed
             .filter_map(|r| {
                 Some((r.order, r.batch_ns.as_ref()?.iter().zip(r.service_ns.as_ref()?).map(|(c, s)| c + s).collect()))
@@ -300,12 +320,12 @@ impl Arm {
 
     /// The median over timed runs of the process's CPU ns per message.
     pub fn cpu_ns_per_msg(&self) -> Option<f64> {
-        median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.cpu_ns_per_msg).collect())
+        median(self.runs.iter().filter(|r| r.counted()).filter_map(|r| r.cpu_ns_per_msg).collect())
     }
 
     /// The mean over timed runs of the hypervisor's share of the run's CPUs' time.
     pub fn steal_pct(&self) -> Option<f64> {
-        Summary::of(&self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.steal_pct).collect::<Vec<_>>())
+        Summary::of(&self.runs.iter().filter(|r| r.counted()).filter_map(|r| r.steal_pct).collect::<Vec<_>>())
             .map(|s| s.mean)
     }
 
@@ -335,7 +355,7 @@ impl Arm {
     }
 
     pub fn alloc_bytes_per_msg(&self) -> Option<f64> {
-        median(self.runs.iter().filter(|r| !r.warmup).filter_map(|r| r.alloc_bytes_per_msg).collect())
+        median(self.runs.iter().filter(|r| r.counted()).filter_map(|r| r.alloc_bytes_per_msg).collect())
     }
 }
 
@@ -401,5 +421,26 @@ pub mod fixtures {
             run.batch_ns = Some(vec![batch(pace); 2]);
         }
         arm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::arm;
+    use super::*;
+
+    #[test]
+    fn a_stolen_run_counts_in_no_figure_and_stays_in_its_launches_and_the_json() {
+        let mut a = arm("rust", "uuid", None, (1, 1), &[100.0, 100.0, 300.0]);
+        (a.runs[2].stolen, a.runs[2].steal_pct) = (true, Some(9.0));
+        assert_eq!(a.samples(), [100.0, 100.0]);
+        assert_eq!(a.steal_pct(), None, "the steal % column is the counted runs'");
+        assert_eq!(timed_launches([&a]).len(), 3, "what the rounds cost includes it");
+        let json = |r: &RunRecord| serde_json::to_value(r).unwrap();
+        assert_eq!(json(&a.runs[2])["stolen"], true);
+        assert!(json(&a.runs[0]).get("stolen").is_none(), "written only where true");
+        let records: Vec<(usize, RunRecord)> = a.runs.into_iter().map(|r| (0, r)).collect();
+        assert_eq!(launches_in(&records), 3);
+        assert_eq!(launches_in(&[records[0].clone(), (1, records[0].1.clone())]), 1, "two arms of one process");
     }
 }

@@ -407,6 +407,29 @@ pub const FREEZE: Setting = Setting {
     },
 };
 
+pub const STOLEN: Setting = Setting {
+    env: "STOLEN",
+    flag: "stolen",
+    aliases: &[],
+    help: "What a timed launch does whose CPUs lost more than 5% of their time to the hypervisor (steal), which lands in a few turns of one arm and can outweigh a small change: rerun (run it again, up to twice; its runs stay in the JSON marked stolen and count in no figure) or count (count it whatever it lost).",
+    default: Fallback::Value("rerun"),
+    to_producer: false,
+    in_suite: true,
+    in_line: false,
+    payload: false,
+    binding: Binding::Workload {
+        set: |s, v| {
+            s.rerun_stolen = match v {
+                "rerun" => true,
+                "count" => false,
+                _ => return Err(Bad::Unreadable("is not rerun or count".into())),
+            };
+            Ok(())
+        },
+        get: |s| s.stolen().into(),
+    },
+};
+
 pub const PRECISION: Setting = Setting {
     env: "PRECISION",
     flag: "precision",
@@ -602,6 +625,7 @@ pub const SETTINGS: &[&Setting] = &[
     &METRIC,
     &CPUS,
     &FREEZE,
+    &STOLEN,
     &PRECISION,
     &BUDGET,
     &SPLIT,
@@ -745,6 +769,8 @@ pub struct Settings {
     pub cpus: Option<Vec<usize>>,
     /// FREEZE: lock-step producers are stopped outside their turns.
     pub freeze: bool,
+    /// STOLEN: a launch the hypervisor took over 5% of its CPUs' time from runs again.
+    pub rerun_stolen: bool,
     /// PRECISION: rounds go on until every comparison's CI half-width is at most this (%).
     pub precision_pct: Option<f64>,
     /// BUDGET: seconds the workload's rounds may take.
@@ -798,6 +824,11 @@ impl Settings {
     /// Every setting that shapes the measurement, as (suite key, value), for showing and diffing.
     pub fn fields(&self) -> Vec<(String, String)> {
         SETTINGS.iter().filter(|s| s.in_suite).filter_map(|s| s.get().map(|get| (s.key(), get(self)))).collect()
+    }
+
+    /// STOLEN's value: rerun or count.
+    pub fn stolen(&self) -> &'static str {
+        if self.rerun_stolen { "rerun" } else { "count" }
     }
 
     /// What each run measured, as `NAME=value ...`, for the report.
@@ -951,6 +982,7 @@ impl Layer {
             metric: Metric::Wall,
             cpus: None,
             freeze: false,
+            rerun_stolen: false,
             precision_pct: None,
             budget_s: None,
             split: None,
@@ -1448,6 +1480,8 @@ mod tests {
         assert_eq!(err(&["--mode", "nope"]), "--mode nope is unknown; expected producer or mint");
         assert_eq!(err(&["--syscalls", "maybe"]), "--syscalls maybe is not true or false");
         assert_eq!(err(&["--freeze", "sometimes"]), "--freeze sometimes is not true or false");
+        assert_eq!(err(&["--stolen", "drop"]), "--stolen drop is not rerun or count");
+        assert!(STOLEN.help.contains(&format!("more than {}%", crate::runner::records::STOLEN_LAUNCH_PCT)));
         assert_eq!(err(&["--counts", "maybe"]), "--counts maybe is not true or false");
         let from_env = Layer::default().with(&BITS, "abc", Source::Env).resolve(None).unwrap_err();
         assert_eq!(from_env.to_string(), "BITS=abc is not a whole number");

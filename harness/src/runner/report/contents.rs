@@ -11,7 +11,7 @@ use crate::runner::advice::Allocation;
 use crate::runner::allocation;
 use crate::runner::analysis::{Analysis, baseline_pairs};
 use crate::runner::budget::{BudgetResult, Budgets};
-use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning};
+use crate::runner::records::{Arm, RunRecord, SyscallCounts, Warning, launches_in};
 use crate::runner::settings::Settings;
 use crate::runner::suite::Suite;
 use crate::runner::warnings;
@@ -115,13 +115,14 @@ impl Report {
         }
     }
 
-    /// One producer process is done: the records of its arms (one, or a paired group).
+    /// One step is done: the records of its arms (one, or a paired group or lock-step set), from
+    /// each launch it ran (a stolen one, then the one run again).
     pub fn record_process(&mut self, workload: usize, records: Vec<(usize, RunRecord)>) {
         let w = &mut self.workloads[workload];
+        self.runs_done += launches_in(&records);
         for (arm, run) in records {
             w.arms[arm].runs.push(run);
         }
-        self.runs_done += 1;
         w.analyse();
     }
 
