@@ -380,6 +380,8 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             "adaptive",
         ])
         .env("RESULTS_DIR", &dir)
+        // No launch runs again whatever the host's steal, so the runs counted below are rounds.
+        .env("STOLEN", "count")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -409,6 +411,7 @@ fn precision_and_budget_decide_when_the_rounds_stop() {
             .args(["--syscalls", "false", "--format", "json", "--name", name, "--split"])
             .arg(&split_from)
             .env("RESULTS_DIR", &dir)
+            .env("STOLEN", "count")
             .output()
             .unwrap()
     };
