@@ -223,6 +223,12 @@ pub fn timed_launches<'a>(arms: impl IntoIterator<Item = &'a Arm>) -> BTreeMap<u
     launches
 }
 
+/// The share (%) of a launch's CPUs' time the hypervisor took, from its runs (the arms of one
+/// launch share one reading; the most, should they differ); None where it was not measured.
+pub fn launch_steal_pct<'a>(runs: impl IntoIterator<Item = &'a RunRecord>) -> Option<f64> {
+    runs.into_iter().filter_map(|r| r.steal_pct).reduce(f64::max)
+}
+
 /// How many launches (processes, or lock-step sets) a step's records come from.
 pub fn launches_in(records: &[(usize, RunRecord)]) -> usize {
     records.iter().map(|(_, r)| r.order).collect::<std::collections::BTreeSet<_>>().len()

@@ -13,7 +13,7 @@ use super::analysis::Analysis;
 use super::design::Design;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::{Arm, RunRecord, STOLEN_LAUNCH_PCT, SyscallCounts, Warning, launches_in};
+use super::records::{Arm, RunRecord, STOLEN_LAUNCH_PCT, SyscallCounts, Warning, launch_steal_pct, launches_in};
 use super::report::{self, Render, Report, Terminal};
 use super::schedule::{Step, launches, next_round, plan};
 use super::sdk;
@@ -102,7 +102,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
                     let stolen = match ran[0].1.stolen {
                         true => format!(
                             " (stolen: the hypervisor took {:.1}% of its CPUs' time; runs again)",
-                            steal_of(ran)
+                            launch_steal_pct(ran.iter().map(|(_, r)| r)).unwrap_or(0.0)
                         ),
                         false => String::new(),
                     };
@@ -230,7 +230,7 @@ const STOLEN_RUNS_AGAIN: usize = 2;
 fn stolen(step: Step, records: &[(usize, RunRecord)]) -> bool {
     step.round > 0
         && records.iter().all(|(_, r)| r.result.is_some())
-        && records.iter().any(|(_, r)| r.steal_pct.is_some_and(|pct| pct > STOLEN_LAUNCH_PCT))
+        && launch_steal_pct(records.iter().map(|(_, r)| r)).is_some_and(|pct| pct > STOLEN_LAUNCH_PCT)
 }
 
 /// Runs one step's launch (the `k`th of the plan, its first process `order`), and with
@@ -274,11 +274,6 @@ pub fn run_step(
         }
     }
     out
-}
-
-/// The most a launch's CPUs lost to the hypervisor, in % (0 where not measured).
-fn steal_of(records: &[(usize, RunRecord)]) -> f64 {
-    records.iter().filter_map(|(_, r)| r.steal_pct).fold(0.0, f64::max)
 }
 
 fn launch_label(launch: &[&Arm], design: Design) -> String {

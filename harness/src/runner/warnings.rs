@@ -4,7 +4,7 @@
 use super::analysis::{Analysis, ArmComparison};
 use super::cpu::MachineTicks;
 use super::figures::paired_change;
-use super::records::{Arm, RunRecord, STOLEN_LAUNCH_PCT, Warning, timed_launches};
+use super::records::{Arm, RunRecord, STOLEN_LAUNCH_PCT, Warning, launch_steal_pct, timed_launches};
 use super::settings::Settings;
 use crate::producer::timed_blocks;
 use crate::stats::paired::{CLIP_MIN_BLOCKS, CLIP_PERCENTILE};
@@ -233,7 +233,7 @@ fn split_misread(s: &Settings, analysis: &Analysis) -> Vec<Warning> {
 /// run counts.
 fn steal(s: &Settings, arms: &[Arm]) -> Option<Warning> {
     let launches = timed_launches(arms);
-    let lost = |runs: &Vec<&RunRecord>| runs.iter().rev().find_map(|r| r.steal_pct);
+    let lost = |runs: &Vec<&RunRecord>| launch_steal_pct(runs.iter().copied());
     let over: Vec<&Vec<&RunRecord>> =
         launches.values().filter(|runs| lost(runs).is_some_and(|pct| pct > STOLEN_LAUNCH_PCT)).collect();
     let again = over.iter().filter(|runs| runs[0].stolen).count();
