@@ -8,6 +8,7 @@
 //! false alarm; `slower` on a slowed copy is a detection. With PRECISION (lockstep, paired), each
 //! trial runs on by `harness run`'s own stopping rule, so its false alarms are that rule's.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -20,7 +21,9 @@ use super::analysis::Analysis;
 use super::design::Design;
 use super::launch::Launcher;
 use super::overwrite;
-use super::records::{Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, launches_in};
+use super::records::{
+    Arm, CONTROL_MSG_ID, CONTROL_SDK, Metric, Outcome, RunRecord, STOLEN_LAUNCH_PCT, as_counted, launches_in,
+};
 use super::report::atomic_write;
 use super::run::{MAX_ROUNDS, more_rounds, run_step};
 use super::schedule::{next_round, plan};
@@ -149,6 +152,22 @@ struct Cell {
     /// Processes: the means over rounds of the rounds' `Steal`.
     #[serde(flatten)]
     steal: Steal,
+    /// The trials' launches that were stolen and ran again (STOLEN=rerun).
+    stolen_launches: u32,
+    /// Where a launch was stolen: the rounds judged as STOLEN=count would have counted them
+    /// (each launch's first run, stolen or not), every other trial as it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    if_counted: Option<IfCounted>,
+}
+
+/// A judgement (or a cell's tally) of the runs as STOLEN=count would have counted them.
+#[derive(Serialize)]
+struct IfCounted {
+    /// A trial: 1 if its verdict would have been a detection (at 0%, a false alarm); a cell:
+    /// how many trials' would.
+    detected: u32,
+    observed_change_pct: f64,
+    spread_pct: f64,
 }
 
 /// One round's judgement of one level.
@@ -172,8 +191,18 @@ struct Judged {
     processes: usize,
     #[serde(flatten)]
     steal: Steal,
+    /// The launches of the two compared arms that were stolen and ran again.
+    #[serde(skip_serializing_if = "is_zero")]
+    stolen_launches: usize,
+    /// Where one was: the same trial judged from the runs STOLEN=count would have counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    if_counted: Option<IfCounted>,
     #[serde(skip_serializing_if = "Option::is_none")]
     failed: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Processes: how much of the runs' spread the hypervisor's steal carries. A paired block's arms
@@ -481,8 +510,30 @@ fn run_arms(launcher: &mut Launcher, settings: &Settings, mut arms: Vec<Arm>, pa
     arms
 }
 
-/// The verdict on `after` against `base` by the workload rule, with the change it should show.
+/// The verdict on `after` against `base` by the workload rule, with the change it should show;
+/// where one of their launches was stolen, also as STOLEN=count would have judged it.
 fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, round: u32, k: f64) -> Judged {
+    let mut judged = judge_runs(arms, base, after, design, sdk, round, k);
+    let stolen: BTreeSet<usize> =
+        [&arms[base], &arms[after]].into_iter().flat_map(|a| &a.runs).filter(|r| r.stolen).map(|r| r.order).collect();
+    judged.stolen_launches = stolen.len();
+    judged.if_counted = as_counted(arms).filter(|_| !stolen.is_empty()).map(|counted| {
+        let j = judge_runs(&counted, base, after, design, sdk, round, k);
+        IfCounted {
+            detected: u32::from(detects(k, j.verdict)),
+            observed_change_pct: j.observed_change_pct,
+            spread_pct: j.spread_pct,
+        }
+    });
+    judged
+}
+
+/// Whether a verdict at level `k` is a detection (at 0%, a false alarm: any significant one).
+fn detects(k: f64, verdict: crate::stats::Verdict) -> bool {
+    if k == 0.0 { verdict.is_significant() } else { verdict == crate::stats::Verdict::Slower }
+}
+
+fn judge_runs(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, round: u32, k: f64) -> Judged {
     let analysis = Analysis::of(arms, &[(base, after)]);
     let row = if arms[after].twin { analysis.twins.first() } else { analysis.comparisons.first() };
     let spread_pct = match row {
@@ -515,6 +566,8 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
         spread_pct,
         processes: arms[after].runs.iter().filter(|r| r.counted()).count(),
         steal: if design == Design::Processes { Steal::of([&arms[base], &arms[after]]) } else { Steal::default() },
+        stolen_launches: 0,
+        if_counted: None,
         failed: arms.iter().find_map(|a| a.failure().map(|why| format!("{}: {why}", a.label()))),
     }
 }
@@ -568,11 +621,10 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
     let judged: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| !j.twin).collect();
     let twins: Vec<&Judged> = rows.iter().filter(at_level).filter(|j| j.twin).collect();
     let n = judged.len().max(1) as f64;
-    let mean = |f: fn(&Judged) -> f64| judged.iter().map(|j| f(j)).filter(|v| v.is_finite()).sum::<f64>() / n;
-    let detected = judged
-        .iter()
-        .filter(|j| if k == 0.0 { j.verdict.is_significant() } else { j.verdict == crate::stats::Verdict::Slower })
-        .count() as u32;
+    // Over every trial at the level: one whose figure is not a number counts as no change.
+    let over_n = |values: &mut dyn Iterator<Item = f64>| values.filter(|v| v.is_finite()).sum::<f64>() / n;
+    let mean = |f: fn(&Judged) -> f64| over_n(&mut judged.iter().map(|j| f(j)));
+    let detected = judged.iter().filter(|j| detects(k, j.verdict)).count() as u32;
     let (expected, spread) = (mean(|j| j.expected_change_pct), mean(|j| j.spread_pct));
     let rate = f64::from(detected) / n;
     let repeat_for_90pct = (k > 0.0 && rate < TARGET_POWER)
@@ -604,6 +656,19 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
             steal_pct: mean_of(judged.iter().filter_map(|j| j.steal.steal_pct)),
             steal_r: mean_of(judged.iter().filter_map(|j| j.steal.steal_r)),
         },
+        stolen_launches: judged.iter().map(|j| j.stolen_launches as u32).sum(),
+        if_counted: judged.iter().any(|j| j.if_counted.is_some()).then(|| {
+            let as_counted = |j: &&Judged| match &j.if_counted {
+                Some(c) => (c.detected, c.observed_change_pct, c.spread_pct),
+                None => (u32::from(detects(k, j.verdict)), j.observed_change_pct, j.spread_pct),
+            };
+            let all: Vec<(u32, f64, f64)> = judged.iter().map(as_counted).collect();
+            IfCounted {
+                detected: all.iter().map(|a| a.0).sum(),
+                observed_change_pct: over_n(&mut all.iter().map(|a| a.1)),
+                spread_pct: over_n(&mut all.iter().map(|a| a.2)),
+            }
+        }),
     }
 }
 
@@ -672,6 +737,23 @@ fn targets(cells: &[Cell], repeat: u32, precision: Option<f64>) -> Vec<Target> {
     out
 }
 
+/// A cell's stolen launches and, where there were any, its detections, mean observed change and
+/// spread had they counted; "-" under STOLEN=count, which runs nothing again.
+fn if_counted(cell: &Cell, rerun_stolen: bool) -> String {
+    match &cell.if_counted {
+        _ if !rerun_stolen => "-".to_owned(),
+        None => "0".to_owned(),
+        Some(c) => format!(
+            "{}: {} {}, {:+.3}%, spread {:.2}",
+            cell.stolen_launches,
+            c.detected,
+            if cell.injected_pct == 0.0 { "false alarms" } else { "slower" },
+            c.observed_change_pct,
+            c.spread_pct
+        ),
+    }
+}
+
 /// The command that reproduces this calibration: every resolved setting it takes, as a flag.
 fn command(args: &CalibrateArgs, settings: &Settings, rounds: u32) -> String {
     let slowdowns = args.slowdowns.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
@@ -725,9 +807,9 @@ fn markdown(c: &Calibration) -> String {
     }
     let _ = writeln!(
         out,
-        "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) |"
+        "| design | SDK | injected | ns/msg | rounds | detected | expected change | mean observed change | of it, longer round trips | spread % | REPEAT for 90% | steal % (r) | stolen launches: had they counted |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for cell in &c.cells {
         let detected = match (cell.injected_pct == 0.0, cell.twin_alarms) {
             (true, Some(t)) => format!("{} false alarms (twin's own test: {t})", cell.detected),
@@ -736,7 +818,7 @@ fn markdown(c: &Calibration) -> String {
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {} | {:.2} | {} | {} |",
+            "| {} | {} | {}% | {} | {} | {detected} | {:+.3}% | {:+.3}% | {} | {:.2} | {} | {} | {} |",
             label(cell.design, cell.metric),
             cell.sdk,
             cell.injected_pct,
@@ -758,7 +840,8 @@ fn markdown(c: &Calibration) -> String {
                 (Some(pct), Some(r)) => format!("{pct:.2} ({r:+.2})"),
                 (Some(pct), None) => format!("{pct:.2}"),
                 _ => "-".to_owned(),
-            }
+            },
+            if_counted(cell, s.rerun_stolen)
         );
     }
     let _ = writeln!(out, "\n| target | value | met |\n|---|---|---|");
@@ -776,6 +859,7 @@ fn markdown(c: &Calibration) -> String {
          Paired and lockstep, a round holds one A/A trial per slowed level (each on its own REPEAT processes or sets, which also carry the twin), so the 0% row counts trials. \
          \"Spread\" is what a round's test works against: the sd of the per-process log ratios (paired) or the mean stddev of the runs (processes); \"REPEAT for 90%\" is estimated from it where 90% was not reached. \
          \"Steal %\" (processes) is the share of the run's CPUs' time (CPUS) that the hypervisor took while the compared runs ran, and r its correlation with each run's figure (log, against its arm's mean): near -1, the runs it took from are the slow ones, so the spread comes from outside this machine; near 0, from elsewhere. \
+         \"Stolen launches\" (STOLEN=rerun) counts the launches of the compared arms that lost over {STOLEN_LAUNCH_PCT}% of their CPUs' time to the hypervisor and ran again, over every round at the level; \"had they counted\" judges the same rounds from the runs STOLEN=count would have counted (each launch's first run, stolen or not): its detections (false alarms at 0%), mean observed change and spread, beside the recorded ones, so what the rule changed is read within one recording. \
          Every judgement is in the JSON beside this file."
     );
     out
@@ -846,8 +930,52 @@ mod tests {
             spread_pct: 0.2,
             processes,
             steal: Steal::default(),
+            stolen_launches: 0,
+            if_counted: None,
             failed: None,
         }
+    }
+
+    #[test]
+    fn a_trial_with_a_stolen_launch_is_judged_again_as_stolen_count_would_have_counted_it() {
+        // One launch per order, both arms in it (as a lock-step set): the third was stolen (the
+        // copy ran at a tenth of its pace then) and ran again as the fourth.
+        let mut after = fixtures::arm("rust", "fast", None, (1, 1), &[90.0, 90.0, 10.0, 90.0]);
+        let mut arms = [fixtures::arm("rust", "fast", None, (1, 1), &[100.0; 4]), after.clone()];
+        arms.iter_mut().for_each(|a| a.runs[2].stolen = true);
+        let j = judge(&arms, 0, 1, Design::Processes, "rust", 1, 0.0);
+        assert_eq!(j.stolen_launches, 1);
+        assert!((j.observed_change_pct + 10.0).abs() < 1e-9, "{}", j.observed_change_pct);
+        let counted = j.if_counted.expect("a launch was stolen");
+        assert!(counted.observed_change_pct < -20.0, "the stolen run counted: {}", counted.observed_change_pct);
+        // Nothing stolen: nothing judged again.
+        after.runs.pop();
+        let base = fixtures::arm("rust", "fast", None, (1, 1), &[100.0; 3]);
+        let j = judge(&[base, after], 0, 1, Design::Processes, "rust", 1, 0.0);
+        assert_eq!((j.stolen_launches, j.if_counted.is_none()), (0, true));
+    }
+
+    #[test]
+    fn a_cell_counts_its_stolen_launches_and_tallies_each_trial_as_it_would_have_been_counted() {
+        use Verdict::{Noise, Slower};
+        let mut rows = vec![judged(false, 1.0, Slower), judged(false, 1.0, Noise), judged(false, 1.0, Slower)];
+        let cell_of = |rows: &[Judged]| cell(Design::Lockstep, Metric::Wall, "rust", 1.0, 2.0, rows, false);
+        assert!(cell_of(&rows).if_counted.is_none(), "no launch stolen");
+        // The second trial's stolen launch, counted, would have made it a detection; the third's
+        // would have lost one. Trials with none stolen count as they were.
+        (rows[1].stolen_launches, rows[1].if_counted) =
+            (2, Some(IfCounted { detected: 1, observed_change_pct: -3.0, spread_pct: 0.8 }));
+        (rows[2].stolen_launches, rows[2].if_counted) =
+            (1, Some(IfCounted { detected: 0, observed_change_pct: 0.0, spread_pct: 1.1 }));
+        let c = cell_of(&rows);
+        assert_eq!((c.detected, c.stolen_launches), (2, 3));
+        let counted = c.if_counted.as_ref().expect("launches were stolen");
+        assert_eq!(counted.detected, 2);
+        assert!((counted.observed_change_pct + 1.0).abs() < 1e-12);
+        assert!((counted.spread_pct - 0.7).abs() < 1e-12);
+        assert_eq!(if_counted(&c, true), "3: 2 slower, -1.000%, spread 0.70");
+        assert_eq!(if_counted(&c, false), "-");
+        assert_eq!(if_counted(&cell_of(&rows[..1]), true), "0");
     }
 
     #[test]

@@ -229,6 +229,24 @@ pub fn launch_steal_pct<'a>(runs: impl IntoIterator<Item = &'a RunRecord>) -> Op
     runs.into_iter().filter_map(|r| r.steal_pct).reduce(f64::max)
 }
 
+/// `arms` as STOLEN=count would have counted them, from the same runs: each timed launch's first
+/// run counts, stolen or not, and the runs it ran again do not (a stolen run's rerun is the
+/// same arm's next order, and the last of them is never marked stolen); None when none was
+/// stolen. What the stolen rule changed, within one recording.
+pub fn as_counted(arms: &[Arm]) -> Option<Vec<Arm>> {
+    if !arms.iter().flat_map(|a| &a.runs).any(|r| r.stolen) {
+        return None;
+    }
+    let recounted = |arm: &Arm| {
+        let stolen: std::collections::BTreeSet<usize> = arm.runs.iter().filter(|r| r.stolen).map(|r| r.order).collect();
+        let mut arm = arm.clone();
+        arm.runs.retain(|r| r.warmup || !stolen.contains(&(r.order.wrapping_sub(1))));
+        arm.runs.iter_mut().for_each(|r| r.stolen = false);
+        arm
+    };
+    Some(arms.iter().map(recounted).collect())
+}
+
 /// How many launches (processes, or lock-step sets) a step's records come from.
 pub fn launches_in(records: &[(usize, RunRecord)]) -> usize {
     records.iter().map(|(_, r)| r.order).collect::<std::collections::BTreeSet<_>>().len()
@@ -448,5 +466,21 @@ mod tests {
         let records: Vec<(usize, RunRecord)> = a.runs.into_iter().map(|r| (0, r)).collect();
         assert_eq!(launches_in(&records), 3);
         assert_eq!(launches_in(&[records[0].clone(), (1, records[0].1.clone())]), 1, "two arms of one process");
+    }
+
+    #[test]
+    fn as_counted_keeps_each_launch_s_first_run_and_drops_the_runs_again() {
+        // Orders 1..6: a launch counted at once (1), one stolen and counted at its rerun (2, 3),
+        // one stolen twice and counted at its last (4, 5, 6), then one counted (7).
+        let mut a = arm("rust", "uuid", None, (1, 1), &[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]);
+        for i in [1, 3, 4] {
+            a.runs[i].stolen = true;
+        }
+        assert_eq!(a.samples(), [10.0, 30.0, 60.0, 70.0]);
+        let counted = as_counted(std::slice::from_ref(&a)).expect("runs were stolen");
+        assert_eq!(counted[0].samples(), [10.0, 20.0, 40.0, 70.0], "the first run of every launch");
+        assert!(counted[0].runs.iter().all(|r| !r.stolen));
+        a.runs.iter_mut().for_each(|r| r.stolen = false);
+        assert!(as_counted(&[a]).is_none(), "nothing stolen, nothing to recount");
     }
 }
