@@ -151,7 +151,9 @@ fn at_a_glance(root: &Path, doc: &Path, file: &str) -> Result<String> {
     Ok(out)
 }
 
-/// A calibration's detection rates per design: A/A false alarms and each injected slowdown.
+/// A calibration's detection rates per design: A/A false alarms and each injected slowdown; where
+/// launches were stolen and ran again, a row beneath with what they would have been had those
+/// counted (the cells' `if_counted`).
 fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
     let json = load(root, file)?;
     // `cells`: one per design, SDK, metric and level, over every round.
@@ -179,28 +181,37 @@ fn calibration(root: &Path, doc: &Path, file: &str) -> Result<String> {
                 (c["design"].clone(), c["sdk"].clone(), c["metric"].clone()) == arm && f(&c["injected_pct"]) == level
             })
         };
-        // Under PRECISION a trial's processes vary: their mean beside the count.
-        let rate = |c: Option<&Value>| {
-            c.map_or("-".into(), |c| match c["processes_mean"].as_f64() {
-                Some(n) => format!("{} of {} ({n:.1} processes each)", c["detected"], c["rounds"]),
-                None => format!("{} of {}", c["detected"], c["rounds"]),
-            })
-        };
         let metric = if cell["metric"] == "wall" {
             String::new()
         } else {
             format!(" ({})", cell["metric"].as_str().unwrap_or("?"))
         };
-        out += &format!(
-            "| {}{metric} | {} | {} |",
-            cell["design"].as_str().unwrap_or("?"),
-            cell["sdk"].as_str().unwrap_or("?"),
-            rate(of(0.0))
-        );
-        for l in &levels {
-            out += &format!(" {} |", rate(of(*l)));
+        let design = cell["design"].as_str().unwrap_or("?");
+        // The row as recorded, then (`counted`) as the stolen launches would have had it.
+        let mut row = |counted: bool, label: String| {
+            // A level none of whose launches was stolen counts as it was.
+            let figures =
+                |c: &Value| if counted && c["if_counted"].is_object() { c["if_counted"].clone() } else { c.clone() };
+            // Under PRECISION a trial's processes vary: their mean beside the count.
+            let rate = |c: Option<&Value>| {
+                c.map_or("-".into(), |c| match c["processes_mean"].as_f64() {
+                    Some(n) => format!("{} of {} ({n:.1} processes each)", figures(c)["detected"], c["rounds"]),
+                    None => format!("{} of {}", figures(c)["detected"], c["rounds"]),
+                })
+            };
+            out += &format!("| {label} | {} | {} |", cell["sdk"].as_str().unwrap_or("?"), rate(of(0.0)));
+            for l in &levels {
+                out += &format!(" {} |", rate(of(*l)));
+            }
+            out += &format!(" {} |\n", of(0.0).map_or("-".into(), |c| format!("{:.2}%", f(&figures(c)["spread_pct"]))));
+        };
+        row(false, format!("{design}{metric}"));
+        if std::iter::once(0.0)
+            .chain(levels.iter().copied())
+            .any(|l| of(l).is_some_and(|c| c["if_counted"].is_object()))
+        {
+            row(true, format!("{design}{metric}, had the stolen launches counted"));
         }
-        out += &format!(" {} |\n", of(0.0).map_or("-".into(), |c| format!("{:.2}%", f(&c["spread_pct"]))));
     }
     let missed: Vec<String> = json["targets"]
         .as_array()
@@ -554,6 +565,39 @@ mod tests {
         let alone = designs(&root, &doc, "split").unwrap();
         assert!(alone.contains("| row | compared | lockstep ±% (s) |\n|---|---|---|\n"), "{alone}");
         assert!(alone.contains("| node | uuid (A/A twin) / uuid | ±1.00 (20) |\n"), "{alone}");
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_calibration_with_stolen_launches_shows_them_counted_beneath() {
+        let root = std::env::temp_dir().join(format!("mintbench-calibration-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("results")).unwrap();
+        let cell = |level: f64, detected: u32, counted: Option<Value>| {
+            let mut c = json!({"design": "lockstep", "sdk": "rust", "metric": "wall", "injected_pct": level,
+                               "rounds": 40, "detected": detected, "spread_pct": 1.25});
+            if let Some(counted) = counted {
+                c["if_counted"] = counted;
+            }
+            c
+        };
+        let write = |cells: Vec<Value>| {
+            let json = json!({"command": "c", "started": "t", "machine": "m", "cells": cells, "targets": []});
+            std::fs::write(root.join("results/cal.json"), json.to_string()).unwrap();
+            calibration(&root, &root.join("docs/method.md"), "cal").unwrap()
+        };
+        // The 1% level lost no launch: it counts as it was.
+        let out = write(vec![
+            cell(0.0, 1, Some(json!({"detected": 3, "observed_change_pct": 0.0, "spread_pct": 1.5}))),
+            cell(1.0, 35, None),
+        ]);
+        assert!(out.contains("| lockstep | rust | 1 of 40 | 35 of 40 | 1.25% |\n"), "{out}");
+        assert!(
+            out.contains("| lockstep, had the stolen launches counted | rust | 3 of 40 | 35 of 40 | 1.50% |\n"),
+            "{out}"
+        );
+        // None stolen (or STOLEN=count): the row alone.
+        let out = write(vec![cell(0.0, 1, None), cell(1.0, 35, None)]);
+        assert!(!out.contains("had the stolen"), "{out}");
         std::fs::remove_dir_all(root).unwrap();
     }
 }
