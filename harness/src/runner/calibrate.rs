@@ -533,6 +533,7 @@ fn detects(k: f64, verdict: crate::stats::Verdict) -> bool {
     if k == 0.0 { verdict.is_significant() } else { verdict == crate::stats::Verdict::Slower }
 }
 
+/// `judge`'s verdict and figures from the runs as they count.
 fn judge_runs(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, round: u32, k: f64) -> Judged {
     let analysis = Analysis::of(arms, &[(base, after)]);
     let row = if arms[after].twin { analysis.twins.first() } else { analysis.comparisons.first() };

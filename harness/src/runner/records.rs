@@ -470,7 +470,7 @@ mod tests {
 
     #[test]
     fn as_counted_keeps_each_launch_s_first_run_and_drops_the_runs_again() {
-        // Orders 1..6: a launch counted at once (1), one stolen and counted at its rerun (2, 3),
+        // Orders 1..7: a launch counted at once (1), one stolen and counted at its rerun (2, 3),
         // one stolen twice and counted at its last (4, 5, 6), then one counted (7).
         let mut a = arm("rust", "uuid", None, (1, 1), &[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]);
         for i in [1, 3, 4] {
