@@ -517,7 +517,7 @@ fn judge(arms: &[Arm], base: usize, after: usize, design: Design, sdk: &str, rou
     let stolen: BTreeSet<usize> =
         [&arms[base], &arms[after]].into_iter().flat_map(|a| &a.runs).filter(|r| r.stolen).map(|r| r.order).collect();
     judged.stolen_launches = stolen.len();
-    judged.if_counted = as_counted(arms).filter(|_| !stolen.is_empty()).map(|counted| {
+    judged.if_counted = (!stolen.is_empty()).then(|| as_counted(arms)).flatten().map(|counted| {
         let j = judge_runs(&counted, base, after, design, sdk, round, k);
         IfCounted {
             detected: u32::from(detects(k, j.verdict)),
@@ -659,11 +659,11 @@ fn cell(design: Design, metric: Metric, sdk: &str, k: f64, inject_ns: f64, rows:
         },
         stolen_launches: judged.iter().map(|j| j.stolen_launches as u32).sum(),
         if_counted: judged.iter().any(|j| j.if_counted.is_some()).then(|| {
-            let as_counted = |j: &&Judged| match &j.if_counted {
+            let counted = |j: &&Judged| match &j.if_counted {
                 Some(c) => (c.detected, c.observed_change_pct, c.spread_pct),
                 None => (u32::from(detects(k, j.verdict)), j.observed_change_pct, j.spread_pct),
             };
-            let all: Vec<(u32, f64, f64)> = judged.iter().map(as_counted).collect();
+            let all: Vec<(u32, f64, f64)> = judged.iter().map(counted).collect();
             IfCounted {
                 detected: all.iter().map(|a| a.0).sum(),
                 observed_change_pct: over_n(&mut all.iter().map(|a| a.1)),

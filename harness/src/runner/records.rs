@@ -2,7 +2,7 @@
 //! runs they made, what a run measured, and the warnings carried beside them. Behaviour lives
 //! in the modules above; this one only describes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -238,7 +238,7 @@ pub fn as_counted(arms: &[Arm]) -> Option<Vec<Arm>> {
         return None;
     }
     let recounted = |arm: &Arm| {
-        let stolen: std::collections::BTreeSet<usize> = arm.runs.iter().filter(|r| r.stolen).map(|r| r.order).collect();
+        let stolen: BTreeSet<usize> = arm.runs.iter().filter(|r| r.stolen).map(|r| r.order).collect();
         let mut arm = arm.clone();
         arm.runs.retain(|r| r.warmup || !stolen.contains(&(r.order.wrapping_sub(1))));
         arm.runs.iter_mut().for_each(|r| r.stolen = false);
@@ -249,7 +249,7 @@ pub fn as_counted(arms: &[Arm]) -> Option<Vec<Arm>> {
 
 /// How many launches (processes, or lock-step sets) a step's records come from.
 pub fn launches_in(records: &[(usize, RunRecord)]) -> usize {
-    records.iter().map(|(_, r)| r.order).collect::<std::collections::BTreeSet<_>>().len()
+    records.iter().map(|(_, r)| r.order).collect::<BTreeSet<_>>().len()
 }
 
 impl Arm {
